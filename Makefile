@@ -1,0 +1,57 @@
+# hpmon: a thin front to CMake and the test lanes. Every target installs
+# what is missing first (scripts/deps), so a fresh Debian 12 machine needs
+# nothing but make.
+BUILD    ?= build
+SANBUILD ?= build-san
+PREFIX   ?= /usr/local
+JOBS     ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build check check-unit check-e2e check-san \
+        check-fuzz check-guest fuzz demo install aarch64 clean
+
+all: build
+
+deps:
+	@scripts/deps host
+
+$(BUILD)/CMakeCache.txt: | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Every test lane: unit + end-to-end, the same under ASan/UBSan, a short
+# fuzzing run of every parser, and the arm64 guest lane (real PMU).
+check: build
+	scripts/check
+
+check-unit check-e2e: build
+	cd $(BUILD) && ctest --output-on-failure -L $(subst check-,,$@)
+
+check-san: deps
+	scripts/check san
+
+check-fuzz: deps
+	scripts/check fuzz
+
+check-guest: deps
+	scripts/check guest
+
+# Long fuzzing run (FUZZ_SECONDS per fuzzer, default 600).
+fuzz: deps
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} scripts/fuzz
+
+demo: build
+	scripts/demo
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Static aarch64 build for the guest lane: build-aarch64/hpmon
+aarch64:
+	@scripts/deps guest
+	scripts/build-aarch64
+
+clean:
+	rm -rf $(BUILD) $(SANBUILD) build-fuzz build-aarch64

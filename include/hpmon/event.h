@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event specifications: parse perf's event syntax and resolve each event to
+ * a struct perf_event_attr. Resolution reads only the context's sysfs and
+ * tracefs roots (and libpfm4's tables for native names); it never opens a
+ * counter, so it can be tested against recorded trees of other machines.
+ *
+ * Syntax (a comma-separated list; braces make a group):
+ *   cycles, instructions, task-clock, L1-dcache-load-misses, ...
+ *   PMU/term=value,term,.../      cpu/event=0x3c,umask=0/  msr/tsc/
+ *   PMU/alias/                    armv8_pmuv3/inst_retired/
+ *   rNNNN                         raw config for the core PMU
+ *   subsys:name                   tracepoint
+ *   mem:ADDR[/LEN][:r|w|x|rw]     hardware breakpoint
+ *   NATIVE[:UMASK...]             libpfm4 name, e.g. INST_RETIRED:ANY_P
+ *   {a,b,c}                       group scheduled together
+ * followed by modifiers :u :k :h :H :G :p(p,pp,ppp) :D :S
+ * and, for PMU events, terms such as name=NAME, period=N, freq=N.
+ */
+#ifndef HPMON_EVENT_H
+#define HPMON_EVENT_H
+
+#include <stdbool.h>
+#include <linux/perf_event.h>
+#include <hpmon/hpmon.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where and why a specification failed. */
+struct hpm_parse_error {
+	int err;               /* negated HPM_ERR_* or -errno */
+	size_t pos;            /* byte offset into the spec */
+	char token[64];        /* the offending word */
+	char msg[256];         /* what is wrong, one sentence */
+	char suggest[192];     /* closest known names, comma separated, or "" */
+};
+
+/* What kind of source an event was resolved from. */
+enum hpm_event_kind {
+	HPM_EV_GENERIC_HW,    /* cycles, instructions ... */
+	HPM_EV_GENERIC_CACHE, /* L1-dcache-load-misses ... */
+	HPM_EV_SOFTWARE,      /* task-clock, page-faults ... */
+	HPM_EV_PMU,           /* PMU/terms/ or PMU/alias/ from sysfs */
+	HPM_EV_RAW,           /* rNNNN */
+	HPM_EV_TRACEPOINT,    /* subsys:name */
+	HPM_EV_BREAKPOINT,    /* mem:ADDR */
+	HPM_EV_NATIVE,        /* libpfm4 native name */
+};
+
+struct hpm_event;   /* one resolved event, owned by its list */
+struct hpm_evlist;  /* an ordered list of events with group structure */
+
+/*
+ * Parse and resolve @spec. On success *out owns the list. On failure returns
+ * a negative error, *out is NULL and @err (if not NULL) says where and why.
+ */
+HPM_API int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
+			      struct hpm_evlist **out,
+			      struct hpm_parse_error *err);
+/* Append the events of @spec to @list (same contract as parse). */
+HPM_API int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
+			    struct hpm_parse_error *err);
+HPM_API struct hpm_evlist *hpm_evlist__new(struct hpm_ctx *ctx);
+HPM_API void hpm_evlist__free(struct hpm_evlist *list);
+HPM_API size_t hpm_evlist__count(const struct hpm_evlist *list);
+HPM_API struct hpm_event *hpm_evlist__event(const struct hpm_evlist *list,
+					    size_t idx);
+
+/* The name as the user wrote it (or as name= set it), e.g. "cycles:u". */
+HPM_API const char *hpm_event__name(const struct hpm_event *ev);
+HPM_API enum hpm_event_kind hpm_event__kind(const struct hpm_event *ev);
+/* The resolved attribute; counting sessions copy and adjust it. */
+HPM_API const struct perf_event_attr *hpm_event__attr(const struct hpm_event *ev);
+/* Index of this event's group leader in the list (itself if it leads). */
+HPM_API size_t hpm_event__leader(const struct hpm_event *ev);
+/* The PMU's sysfs name ("cpu", "software", "armv8_pmuv3_0", ...). */
+HPM_API const char *hpm_event__pmu(const struct hpm_event *ev);
+/* Unit and scale from sysfs (msr, power ...); "" and 1.0 when none. */
+HPM_API const char *hpm_event__unit(const struct hpm_event *ev);
+HPM_API double hpm_event__scale(const struct hpm_event *ev);
+/* True for time-valued software events counted in ns (task-clock ...). */
+HPM_API bool hpm_event__is_clock(const struct hpm_event *ev);
+
+/*
+ * Describe a resolved attr in perf's canonical words ("type=4,config=0x3c"),
+ * for diagnostics. Returns the length written (snprintf semantics).
+ */
+HPM_API int hpm_event__describe(const struct hpm_event *ev, char *buf,
+				size_t len);
+
+/* ---- The catalogue: what this machine offers, for `hpmon list`. ---- */
+
+struct hpm_catalog_entry {
+	const char *name;   /* spec that resolves it, e.g. "msr/tsc/" */
+	const char *kind;   /* "hardware", "software", "cache", "pmu",
+			       "tracepoint", "native", "breakpoint" */
+	const char *pmu;    /* PMU name or "" */
+	const char *desc;   /* one line, may be "" */
+};
+
+/*
+ * Call @fn for every event the context's machine offers, in a stable order.
+ * Stops early and returns @fn's value if it returns non-zero. @flags: bit 0
+ * includes tracepoints (slow: thousands), bit 1 includes libpfm4 natives.
+ */
+#define HPM_CATALOG_TRACEPOINTS 0x1u
+#define HPM_CATALOG_NATIVE 0x2u
+typedef int (*hpm_catalog_fn)(const struct hpm_catalog_entry *e, void *arg);
+HPM_API int hpm_catalog__foreach(struct hpm_ctx *ctx, unsigned flags,
+				 hpm_catalog_fn fn, void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

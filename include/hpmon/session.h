@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counting sessions: open the events of a list on a target, enable, read
+ * 64-bit counts with time enabled/running, and (for a launched command)
+ * track every thread and child process so counts can be broken down.
+ *
+ * Lifecycle: hpm_session__new -> hpm_session__open -> (enable) ->
+ * hpm_session__read* / hpm_session__poll ... -> hpm_session__free.
+ */
+#ifndef HPMON_SESSION_H
+#define HPMON_SESSION_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <hpmon/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hpm_target_kind {
+	/* A child that has not exec'd yet: counters are enabled at its exec
+	 * and inherited by every thread and process it creates. */
+	HPM_TARGET_EXEC,
+	HPM_TARGET_PIDS,  /* existing processes: every thread of each */
+	HPM_TARGET_TIDS,  /* existing threads, exactly those */
+	HPM_TARGET_CPUS,  /* system-wide on the listed CPUs */
+};
+
+struct hpm_session_opts {
+	size_t sz;                 /* sizeof(struct hpm_session_opts) */
+	enum hpm_target_kind target;
+	const pid_t *ids;          /* pids or tids (EXEC: exactly one pid) */
+	size_t nr_ids;
+	const int *cpus;           /* CPUS: NULL means every online CPU */
+	size_t nr_cpus;
+	/* EXEC only: record fork/comm/exit and each task's final counts so
+	 * hpm_session__task* can break counts down per thread and process. */
+	bool track_tasks;
+};
+
+/* Counts of one event, summed over what the caller asked for. */
+struct hpm_count {
+	uint64_t value;    /* raw count */
+	uint64_t enabled;  /* ns the event was enabled */
+	uint64_t running;  /* ns it was on a counter */
+	int err;           /* 0, or why it could not be opened (-errno) */
+};
+
+/* value scaled for multiplexing: value * enabled / running (0 if never ran) */
+HPM_API double hpm_count__scaled(const struct hpm_count *c);
+/* percent of enabled time counted, 100.0 when not multiplexed */
+HPM_API double hpm_count__pct_running(const struct hpm_count *c);
+
+struct hpm_session;
+
+HPM_API struct hpm_session *hpm_session__new(struct hpm_evlist *list,
+					     const struct hpm_session_opts *opts);
+HPM_API void hpm_session__free(struct hpm_session *s);
+
+/*
+ * Open every event on every target, disabled: EXEC targets start counting
+ * at the child's exec, the others at hpm_session__enable(). An event the kernel refuses is kept
+ * with its error (see hpm_count.err) so it can be reported as not
+ * supported; the call fails only when no event at all could be opened, and
+ * then returns the first event's error.
+ */
+HPM_API int hpm_session__open(struct hpm_session *s);
+HPM_API int hpm_session__enable(struct hpm_session *s);
+HPM_API int hpm_session__disable(struct hpm_session *s);
+
+/* Error of event @idx from open (0 if it opened). */
+HPM_API int hpm_session__event_error(const struct hpm_session *s, size_t idx);
+/*
+ * True when event @idx asked for user+kernel without naming privilege
+ * levels and perf_event_paranoid refused the kernel part: it was opened
+ * user-only instead, as perf does (report it as NAME:u).
+ */
+HPM_API bool hpm_session__event_user_only(const struct hpm_session *s,
+					  size_t idx);
+
+/* Totals of event @idx over all targets. */
+HPM_API int hpm_session__read(struct hpm_session *s, size_t idx,
+			      struct hpm_count *out);
+/* CPUS target: number of CPUs, their ids, and per-CPU counts. */
+HPM_API size_t hpm_session__nr_cpus(const struct hpm_session *s);
+HPM_API int hpm_session__cpu(const struct hpm_session *s, size_t cpu_idx);
+HPM_API int hpm_session__read_cpu(struct hpm_session *s, size_t idx,
+				  size_t cpu_idx, struct hpm_count *out);
+/* PIDS/TIDS target: per-thread counts of the threads opened. */
+HPM_API size_t hpm_session__nr_threads(const struct hpm_session *s);
+HPM_API pid_t hpm_session__thread(const struct hpm_session *s, size_t t);
+HPM_API int hpm_session__read_thread(struct hpm_session *s, size_t idx,
+				     size_t t, struct hpm_count *out);
+
+/* ---- Task tracking (EXEC target with track_tasks) ---- */
+
+enum hpm_task_event { HPM_TASK_FORK, HPM_TASK_EXEC, HPM_TASK_EXIT };
+
+struct hpm_task {
+	pid_t pid, tid;     /* process id and thread id */
+	pid_t ppid, ptid;   /* creator, 0 for the launched command */
+	char comm[16];      /* latest command name */
+	uint64_t fork_ns, exit_ns; /* perf clock; exit_ns 0 while alive */
+	bool exited;        /* its own counts below are final */
+	bool thread;        /* created as a thread (pid == creator's pid) */
+};
+
+/* Called for each lifecycle event as records are processed, with the
+ * kernel's timestamp (perf clock, ns); @counts holds the task's final
+ * counts for EXIT (one per event), else NULL. */
+typedef void (*hpm_task_fn)(enum hpm_task_event what,
+			    const struct hpm_task *task, uint64_t time_ns,
+			    const struct hpm_count *counts, void *arg);
+HPM_API void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn,
+				  void *arg);
+
+/* File descriptor to poll for POLLIN when records are waiting; -1 if none. */
+HPM_API int hpm_session__poll_fd(const struct hpm_session *s);
+/* Process every waiting record. Returns records handled or -error. */
+HPM_API int hpm_session__drain(struct hpm_session *s);
+/* Records the kernel dropped (ring buffer full); breakdowns are then
+ * incomplete and say so. */
+HPM_API uint64_t hpm_session__lost(const struct hpm_session *s);
+
+HPM_API size_t hpm_session__nr_tasks(const struct hpm_session *s);
+HPM_API const struct hpm_task *hpm_session__task(const struct hpm_session *s,
+						 size_t t);
+/*
+ * Own counts of task @t for event @idx. For a task that has exited these
+ * are the kernel's final per-task counts. For the launched command's first
+ * thread they are the total minus every other task's. Live tasks other
+ * than the first (interrupted run) have err = -EAGAIN.
+ */
+HPM_API int hpm_session__read_task(struct hpm_session *s, size_t idx,
+				   size_t t, struct hpm_count *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

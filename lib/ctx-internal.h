@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef HPM_CTX_INTERNAL_H
+#define HPM_CTX_INTERNAL_H
+
+#include <limits.h>
+#include <stdarg.h>
+#include <hpmon/hpmon.h>
+
+struct hpm_ctx {
+	char sysfs[PATH_MAX];
+	char procfs[PATH_MAX];
+	char tracefs[PATH_MAX]; /* "" when none */
+	hpm_log_fn log;
+	void *log_arg;
+};
+
+/* Log through the context's callback, if any. */
+void hpm__log(const struct hpm_ctx *ctx, enum hpm_log_level level,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * Build "<root>/<fmt...>" into @buf. Returns 0 or -ENAMETOOLONG.
+ */
+int hpm__path(char *buf, size_t len, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Read a small text file into @buf (NUL-terminated, trailing newline
+ * removed). Returns length or -errno; -EFBIG if it does not fit.
+ */
+int hpm__read_text(const char *path, char *buf, size_t len);
+/* Read a file holding one integer. 0 or -errno / -HPM_ERR_SYSFS. */
+int hpm__read_long(const char *path, long *out);
+
+#endif

@@ -1,0 +1,972 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event specifications in perf's syntax, parsed and resolved to
+ * perf_event_attr. Pure: reads sysfs/tracefs under the context's roots and
+ * libpfm4's tables, never opens a counter.
+ *
+ *   list   := item (',' item)*
+ *   item   := '{' list '}' [':' mods] | event
+ *   event  := PMU '/' terms '/' [[':'] mods]
+ *           | 'mem:' ADDR ['/' LEN] [':' ACCESS] [':' mods]
+ *           | NAME [':' mods]           generic, rNNNN, sysfs alias
+ *           | SUBSYS ':' NAME [':' mods] tracepoint
+ *           | NATIVE(':' UMASK)*        libpfm4
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <linux/hw_breakpoint.h>
+
+#include "evlist-internal.h"
+#include "generic-internal.h"
+#include "pfm-internal.h"
+
+struct parser {
+	struct hpm_evlist *list;
+	const char *spec;
+	size_t pos;
+	struct hpm_parse_error *err;
+	struct hpm_parse_error local;
+};
+
+static int fail(struct parser *p, int code, size_t pos, const char *tok,
+		size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static int fail(struct parser *p, int code, size_t pos, const char *tok,
+		size_t toklen, const char *fmt, ...)
+{
+	struct hpm_parse_error *e = p->err;
+	va_list ap;
+
+	if (e->err) /* keep the first, innermost error */
+		return e->err;
+	e->err = code;
+	e->pos = pos;
+	if (toklen >= sizeof(e->token))
+		toklen = sizeof(e->token) - 1;
+	memcpy(e->token, tok ? tok : "", tok ? toklen : 0);
+	e->token[tok ? toklen : 0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* ---- list object ---- */
+
+struct hpm_evlist *hpm_evlist__new(struct hpm_ctx *ctx)
+{
+	struct hpm_evlist *l;
+	if (!ctx) {
+		errno = EINVAL;
+		return NULL;
+	}
+	l = calloc(1, sizeof(*l));
+	if (l)
+		l->ctx = ctx;
+	return l;
+}
+
+void hpm_evlist__free(struct hpm_evlist *list)
+{
+	if (!list)
+		return;
+	for (size_t i = 0; i < list->nr; i++)
+		free(list->ev[i].name);
+	free(list->ev);
+	free(list);
+}
+
+size_t hpm_evlist__count(const struct hpm_evlist *list) { return list->nr; }
+
+struct hpm_event *hpm_evlist__event(const struct hpm_evlist *list, size_t idx)
+{
+	return idx < list->nr ? &list->ev[idx] : NULL;
+}
+
+const char *hpm_event__name(const struct hpm_event *ev) { return ev->name; }
+enum hpm_event_kind hpm_event__kind(const struct hpm_event *ev) { return ev->kind; }
+const struct perf_event_attr *hpm_event__attr(const struct hpm_event *ev) { return &ev->attr; }
+size_t hpm_event__leader(const struct hpm_event *ev) { return ev->leader; }
+const char *hpm_event__pmu(const struct hpm_event *ev) { return ev->pmu; }
+const char *hpm_event__unit(const struct hpm_event *ev) { return ev->unit; }
+double hpm_event__scale(const struct hpm_event *ev) { return ev->scale; }
+
+bool hpm_event__is_clock(const struct hpm_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+int hpm_event__describe(const struct hpm_event *ev, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	int n = snprintf(buf, len, "type=%u,config=%#llx", a->type,
+			 (unsigned long long)a->config);
+	if (a->config1 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ",config1=%#llx",
+			      (unsigned long long)a->config1);
+	if (a->config2 && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, ",config2=%#llx",
+			      (unsigned long long)a->config2);
+	return n;
+}
+
+static struct hpm_event *append(struct parser *p, const char *name, size_t len)
+{
+	struct hpm_evlist *l = p->list;
+	struct hpm_event *ev;
+
+	if (l->nr >= HPM_MAX_EVENTS) {
+		fail(p, -HPM_ERR_TOO_MANY, p->pos, name, len,
+		     "more than %d events in one list", HPM_MAX_EVENTS);
+		return NULL;
+	}
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		struct hpm_event *v = realloc(l->ev, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->ev = v;
+		l->cap = cap;
+	}
+	ev = &l->ev[l->nr];
+	memset(ev, 0, sizeof(*ev));
+	ev->name = strndup(name, len);
+	if (!ev->name)
+		return NULL;
+	ev->attr.size = sizeof(ev->attr);
+	ev->scale = 1.0;
+	ev->leader = l->nr;
+	l->nr++;
+	return ev;
+}
+
+/* ---- modifiers ---- */
+
+/*
+ * Apply modifier letters @m (length @len) as perf does: u/k/h select
+ * privilege levels (anything not named is excluded), H/G host/guest,
+ * p precise (repeatable), P maximum precision, D pinned, I exclude_idle,
+ * e exclusive, S sample-read, W weak group (accepted, no attr effect).
+ */
+static int apply_mods(struct parser *p, struct hpm_event *ev, const char *m,
+		      size_t len, size_t pos)
+{
+	int u = 0, k = 0, h = 0, H = 0, G = 0, pr = 0;
+	struct perf_event_attr *a = &ev->attr;
+
+	for (size_t i = 0; i < len; i++) {
+		switch (m[i]) {
+		case 'u': u++; break;
+		case 'k': k++; break;
+		case 'h': h++; break;
+		case 'H': H++; break;
+		case 'G': G++; break;
+		case 'p': pr++; break;
+		case 'P': pr = 3; break;
+		case 'D': a->pinned = 1; break;
+		case 'I': a->exclude_idle = 1; break;
+		case 'e': a->exclusive = 1; break;
+		case 'S': a->sample_type |= PERF_SAMPLE_READ; break;
+		case 'W': break;
+		default:
+			return fail(p, -HPM_ERR_BAD_MODIFIER, pos + i, m, len,
+				    "unknown modifier '%c' in ':%.*s' (valid: u k h H G p pp ppp P D I e S W)",
+				    m[i], (int)len, m);
+		}
+	}
+	if (pr > 3)
+		return fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, len,
+			    "at most three 'p' (precise levels 0-3) in ':%.*s'", (int)len, m);
+	if (u > 1 || k > 1 || h > 1 || H > 1 || G > 1)
+		return fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, len,
+			    "repeated modifier in ':%.*s'", (int)len, m);
+	if (u || k || h) {
+		a->exclude_user = !u;
+		a->exclude_kernel = !k;
+		a->exclude_hv = !h;
+		ev->explicit_priv = true;
+	}
+	if (H && G)
+		H = G = 0; /* both: count host and guest */
+	if (H)
+		a->exclude_guest = 1;
+	if (G)
+		a->exclude_host = 1;
+	if (pr)
+		a->precise_ip = (unsigned)pr;
+	return 0;
+}
+
+static bool is_mods(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("ukhHGpPDIeSW", s[i]))
+			return false;
+	return true;
+}
+
+/* ---- numbers and terms ---- */
+
+static int parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	char buf[32], *end;
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!isdigit((unsigned char)buf[0]))
+		return -1;
+	errno = 0;
+	*out = strtoull(buf, &end, 0);
+	return (*end || errno) ? -1 : 0;
+}
+
+/*
+ * Apply comma-separated terms "a=1,b,name=x" to @ev of @pmu. @from_alias:
+ * the terms come from a sysfs alias file ('?' values are not allowed).
+ */
+static int apply_terms(struct parser *p, struct hpm_event *ev,
+		       const struct hpm_pmu *pmu, const char *terms,
+		       size_t len, size_t pos, bool from_alias);
+
+static int apply_alias(struct parser *p, struct hpm_event *ev,
+		       const struct hpm_pmu *pmu, const char *name,
+		       size_t len, size_t pos)
+{
+	char alias[128];
+	struct hpm_alias a;
+	int rc;
+
+	if (len >= sizeof(alias))
+		return -ENOENT;
+	memcpy(alias, name, len);
+	alias[len] = '\0';
+	rc = hpm_pmu__alias(p->list->ctx, pmu, alias, &a);
+	if (rc)
+		return rc;
+	ev->scale = a.scale;
+	snprintf(ev->unit, sizeof(ev->unit), "%s", a.unit);
+	rc = apply_terms(p, ev, pmu, a.terms, strlen(a.terms), pos, true);
+	if (rc && p->err->err) {
+		/* the alias itself is bad: say which file */
+		snprintf(p->err->msg, sizeof(p->err->msg),
+			 "sysfs alias %s/%s has terms '%s' that cannot be applied",
+			 pmu->name, alias, a.terms);
+		p->err->err = -HPM_ERR_SYSFS;
+		return -HPM_ERR_SYSFS;
+	}
+	return rc;
+}
+
+static int apply_term(struct parser *p, struct hpm_event *ev,
+		      const struct hpm_pmu *pmu, const char *t, size_t tlen,
+		      size_t pos, bool from_alias)
+{
+	const char *eq = memchr(t, '=', tlen);
+	size_t klen = eq ? (size_t)(eq - t) : tlen;
+	const char *v = eq ? eq + 1 : NULL;
+	size_t vlen = eq ? tlen - klen - 1 : 0;
+	char key[32];
+	uint64_t val = 1;
+	struct perf_event_attr *a = &ev->attr;
+
+	if (!klen || klen >= sizeof(key))
+		return fail(p, -HPM_ERR_SYNTAX, pos, t, tlen, "empty or overlong term '%.*s'",
+			    (int)tlen, t);
+	memcpy(key, t, klen);
+	key[klen] = '\0';
+
+	if (!strcmp(key, "name")) {
+		if (!v || !vlen)
+			return fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen, "name= needs a value");
+		char *n = strndup(v, vlen);
+		if (!n)
+			return -ENOMEM;
+		free(ev->name);
+		ev->name = n;
+		return 0;
+	}
+	if (!eq) {
+		/* a bare word: a boolean format field, or an alias of this PMU */
+		int rc = hpm_pmu__set_term(pmu, key, 1, a);
+		if (rc != -HPM_ERR_UNKNOWN_TERM)
+			return rc ? fail(p, rc, pos, t, tlen, "bad term '%s'", key) : 0;
+		rc = apply_alias(p, ev, pmu, t, tlen, pos);
+		if (rc == -ENOENT)
+			goto unknown;
+		return rc;
+	}
+	if (vlen == 1 && v[0] == '?')
+		return fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			    "term '%s' of %s needs a value from you (write %s=N)", key,
+			    pmu->name, key);
+	if (parse_u64(v, vlen, &val))
+		return fail(p, -HPM_ERR_BAD_VALUE, pos + klen + 1, v, vlen,
+			    "'%.*s' is not a number for term '%s'", (int)vlen, v, key);
+
+	if (!strcmp(key, "config")) a->config = val;
+	else if (!strcmp(key, "config1")) a->config1 = val;
+	else if (!strcmp(key, "config2")) a->config2 = val;
+	else if (!strcmp(key, "period") || !strcmp(key, "sample_period")) {
+		a->sample_period = val;
+		a->freq = 0;
+	} else if (!strcmp(key, "freq") || !strcmp(key, "sample_freq")) {
+		a->sample_freq = val;
+		a->freq = 1;
+	} else {
+		int rc = hpm_pmu__set_term(pmu, key, val, a);
+		if (rc == -HPM_ERR_UNKNOWN_TERM)
+			goto unknown;
+		if (rc)
+			return fail(p, rc, pos + klen + 1, v, vlen,
+				    "value %.*s does not fit format field '%s' of PMU %s",
+				    (int)vlen, v, key, pmu->name);
+	}
+	(void)from_alias;
+	return 0;
+unknown: {
+		char known[160] = "";
+		size_t off = 0;
+		for (unsigned i = 0; i < pmu->nr_formats && off < sizeof(known) - 40; i++)
+			off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s",
+						i ? ", " : "", pmu->formats[i].name);
+		snprintf(p->err->suggest, sizeof(p->err->suggest), "%s", known);
+		return fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+			    "PMU %s has no term or event '%s'%s%s", pmu->name, key,
+			    known[0] ? " (its terms: " : "", known[0] ? known : "");
+	}
+}
+
+static int apply_terms(struct parser *p, struct hpm_event *ev,
+		       const struct hpm_pmu *pmu, const char *terms,
+		       size_t len, size_t pos, bool from_alias)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && terms[j] != ',')
+			j++;
+		if (j > i) {
+			int rc = apply_term(p, ev, pmu, terms + i, j - i, pos + i, from_alias);
+			if (rc)
+				return rc;
+		}
+		i = j + 1;
+	}
+	return 0;
+}
+
+/* ---- suggestions ---- */
+
+unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap)
+{
+	size_t n = strlen(a), m = strlen(b);
+	unsigned row[65];
+	if (m > 64 || n > 64)
+		return cap;
+	for (size_t j = 0; j <= m; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= n; i++) {
+		unsigned diag = row[0], best;
+		row[0] = (unsigned)i;
+		best = row[0];
+		for (size_t j = 1; j <= m; j++) {
+			unsigned up = row[j];
+			unsigned cost = tolower((unsigned char)a[i - 1]) !=
+					tolower((unsigned char)b[j - 1]);
+			unsigned v = diag + cost;
+			if (up + 1 < v) v = up + 1;
+			if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+			row[j] = v;
+			diag = up;
+			if (v < best) best = v;
+		}
+		if (best >= cap)
+			return cap;
+	}
+	return row[m] < cap ? row[m] : cap;
+}
+
+struct suggest {
+	const char *word;
+	unsigned cap;
+	char best[3][64];
+	unsigned dist[3];
+};
+
+static void suggest_offer(struct suggest *s, const char *cand)
+{
+	unsigned d = hpm__edit_distance(s->word, cand, s->cap);
+	/* a name that merely contains the word (or the reverse) is close too */
+	if (d >= s->cap && strlen(s->word) >= 3 &&
+	    (strcasestr(cand, s->word) || strcasestr(s->word, cand)))
+		d = s->cap - 1;
+	if (d >= s->cap)
+		return;
+	for (int i = 0; i < 3; i++) {
+		if (s->best[i][0] && !strcmp(s->best[i], cand))
+			return;
+		if (!s->best[i][0] || d < s->dist[i]) {
+			for (int k = 2; k > i; k--) {
+				memcpy(s->best[k], s->best[k - 1], sizeof(s->best[k]));
+				s->dist[k] = s->dist[k - 1];
+			}
+			snprintf(s->best[i], sizeof(s->best[i]), "%s", cand);
+			s->dist[i] = d;
+			return;
+		}
+	}
+}
+
+static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
+{
+	char name[64];
+	if (e->kind != HPM_GEN_HW && e->kind != HPM_GEN_SW)
+		return 0;
+	hpm_generic__canonical(e, name, sizeof(name));
+	suggest_offer(arg, name);
+	return 0;
+}
+
+static int suggest_alias_cb(const char *pmu, const char *alias, const char *terms,
+			    void *arg)
+{
+	char full[160];
+	(void)terms;
+	suggest_offer(arg, alias);
+	snprintf(full, sizeof(full), "%s/%s/", pmu, alias);
+	(void)full;
+	return 0;
+}
+
+static int suggest_pmu_cb(const char *name, void *arg)
+{
+	struct suggest **ss = arg;
+	suggest_offer(ss[1], name);
+	return 0;
+}
+
+static void fill_suggestions(struct parser *p, const char *word, bool pmus)
+{
+	struct suggest s = { .word = word };
+	char core[HPM_PMU_NAME_MAX];
+	size_t n = strlen(word);
+	s.cap = n <= 4 ? 2 : (unsigned)(n / 3 + 1);
+	if (pmus) {
+		struct suggest *ss[2] = { NULL, &s };
+		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, ss);
+	} else {
+		hpm_generic__foreach(suggest_generic_cb, &s);
+		if (hpm_pmu__core_name(p->list->ctx, core, sizeof(core)) == 0)
+			hpm_pmu__foreach_alias(p->list->ctx, core, suggest_alias_cb, &s);
+		hpm_pmu__foreach_alias(p->list->ctx, "msr", suggest_alias_cb, &s);
+	}
+	char *out = p->err->suggest;
+	size_t off = 0;
+	out[0] = '\0';
+	for (int i = 0; i < 3 && s.best[i][0]; i++)
+		off += (size_t)snprintf(out + off, sizeof(p->err->suggest) - off, "%s%s",
+					i ? ", " : "", s.best[i]);
+}
+
+/* ---- event forms ---- */
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* PMU '/' terms '/' [[:]mods] */
+static int parse_pmu_event(struct parser *p, struct hpm_event *ev,
+			   const char *s, size_t len, size_t pos)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t plen = (size_t)(slash - s);
+	const char *terms = slash + 1;
+	const char *end = memchr(terms, '/', len - plen - 1);
+	char pmuname[HPM_PMU_NAME_MAX];
+	struct hpm_pmu *pmu;
+	int rc;
+
+	if (!end)
+		return fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the closing '/' (write PMU/terms/)", (int)len, s);
+	if (plen == 0 || plen >= sizeof(pmuname))
+		return fail(p, -HPM_ERR_SYNTAX, pos, s, plen ? plen : 1, "missing PMU name before '/'");
+	memcpy(pmuname, s, plen);
+	pmuname[plen] = '\0';
+	pmu = malloc(sizeof(*pmu));
+	if (!pmu)
+		return -ENOMEM;
+	rc = hpm_pmu__load(p->list->ctx, pmuname, pmu);
+	if (rc == -HPM_ERR_UNKNOWN_PMU) {
+		fill_suggestions(p, pmuname, true);
+		rc = fail(p, rc, pos, s, plen, "no PMU named '%s' on this machine (see 'hpmon list')",
+			  pmuname);
+		goto out;
+	}
+	if (rc) {
+		rc = fail(p, rc, pos, s, plen, "cannot read PMU '%s' from sysfs: %s", pmuname,
+			  hpm_strerror(rc));
+		goto out;
+	}
+	ev->kind = HPM_EV_PMU;
+	ev->attr.type = pmu->type;
+	snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu->name);
+	rc = apply_terms(p, ev, pmu, terms, (size_t)(end - terms), pos + plen + 1, false);
+	if (rc)
+		goto out;
+	{
+		const char *m = end + 1;
+		size_t mlen = len - (size_t)(m - s);
+		if (mlen && *m == ':') {
+			m++;
+			mlen--;
+		}
+		if (mlen)
+			rc = apply_mods(p, ev, m, mlen, pos + (size_t)(m - s));
+	}
+out:
+	free(pmu);
+	return rc;
+}
+
+/* mem:ADDR[/LEN][:ACCESS][:mods] */
+static int parse_breakpoint(struct parser *p, struct hpm_event *ev,
+			    const char *s, size_t len, size_t pos)
+{
+	const char *a = s + 4, *e = s + len;
+	const char *colon = memchr(a, ':', (size_t)(e - a));
+	const char *slash = memchr(a, '/', (size_t)((colon ? colon : e) - a));
+	const char *aend = slash ? slash : (colon ? colon : e);
+	uint64_t addr, blen = 0;
+	unsigned type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+
+	if (parse_u64(a, (size_t)(aend - a), &addr))
+		return fail(p, -HPM_ERR_BAD_VALUE, pos + 4, a, (size_t)(aend - a),
+			    "breakpoint address '%.*s' is not a number (write mem:0xADDR)",
+			    (int)(aend - a), a);
+	if (slash) {
+		const char *lend = colon ? colon : e;
+		if (parse_u64(slash + 1, (size_t)(lend - slash - 1), &blen) ||
+		    (blen != 1 && blen != 2 && blen != 4 && blen != 8))
+			return fail(p, -HPM_ERR_BAD_VALUE, pos + (size_t)(slash + 1 - s), slash + 1,
+				    (size_t)(lend - slash - 1),
+				    "breakpoint length must be 1, 2, 4 or 8");
+	}
+	if (colon) {
+		const char *acc = colon + 1;
+		const char *c2 = memchr(acc, ':', (size_t)(e - acc));
+		size_t alen = (size_t)((c2 ? c2 : e) - acc);
+		bool r = false, w = false, x = false, ok = alen > 0;
+		for (size_t i = 0; i < alen; i++) {
+			if (acc[i] == 'r') r = true;
+			else if (acc[i] == 'w') w = true;
+			else if (acc[i] == 'x') x = true;
+			else ok = false;
+		}
+		if (ok && x && (r || w))
+			ok = false;
+		if (!ok && !c2 && is_mods(acc, alen)) {
+			/* mem:ADDR:u -- modifiers without an access type */
+			c2 = colon;
+		} else if (!ok) {
+			return fail(p, -HPM_ERR_BAD_MODIFIER, pos + (size_t)(acc - s), acc, alen,
+				    "breakpoint access '%.*s' must be r, w, rw or x",
+				    (int)alen, acc);
+		} else {
+			type = x ? HW_BREAKPOINT_X
+				 : (unsigned)((r ? HW_BREAKPOINT_R : 0) | (w ? HW_BREAKPOINT_W : 0));
+		}
+		if (c2) {
+			int rc = apply_mods(p, ev, c2 + 1, (size_t)(e - c2 - 1),
+					    pos + (size_t)(c2 + 1 - s));
+			if (rc)
+				return rc;
+		}
+	}
+	if (!blen) {
+#if defined(__aarch64__)
+		blen = type == HW_BREAKPOINT_X ? 4 : HW_BREAKPOINT_LEN_4;
+#else
+		blen = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+#endif
+	}
+	ev->kind = HPM_EV_BREAKPOINT;
+	ev->attr.type = PERF_TYPE_BREAKPOINT;
+	ev->attr.bp_type = type;
+	ev->attr.bp_addr = addr;
+	ev->attr.bp_len = blen;
+	ev->attr.sample_period = 1;
+	snprintf(ev->pmu, sizeof(ev->pmu), "breakpoint");
+	return 0;
+}
+
+static int parse_raw(const char *s, size_t len, uint64_t *cfg)
+{
+	if (len < 2 || len > 17 || s[0] != 'r')
+		return -1;
+	for (size_t i = 1; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return -1;
+	char buf[20];
+	memcpy(buf, s + 1, len - 1);
+	buf[len - 1] = '\0';
+	*cfg = strtoull(buf, NULL, 16);
+	return 0;
+}
+
+static int try_tracepoint(struct parser *p, struct hpm_event *ev,
+			  const char *sys, size_t slen, const char *name, size_t nlen)
+{
+	const char *root = hpm_ctx__tracefs_root(p->list->ctx);
+	char path[PATH_MAX];
+	long id;
+
+	if (!root || !slen || !nlen)
+		return -ENOENT;
+	for (size_t i = 0; i < slen; i++)
+		if (!is_ident_char(sys[i]) || sys[i] == '.')
+			return -ENOENT;
+	for (size_t i = 0; i < nlen; i++)
+		if (!is_ident_char(name[i]) || name[i] == '.')
+			return -ENOENT;
+	if (hpm__path(path, sizeof(path), root, "events/%.*s/%.*s/id", (int)slen, sys,
+		      (int)nlen, name))
+		return -ENOENT;
+	if (hpm__read_long(path, &id) || id < 0)
+		return -ENOENT;
+	ev->kind = HPM_EV_TRACEPOINT;
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.config = (uint64_t)id;
+	ev->attr.sample_period = 1;
+	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
+	return 0;
+}
+
+struct alias_find {
+	const struct hpm_ctx *ctx;
+	const char *alias;
+	char pmu[HPM_PMU_NAME_MAX];
+};
+
+static int alias_find_cb(const char *name, void *arg)
+{
+	struct alias_find *af = arg;
+	char path[PATH_MAX];
+	if (hpm__path(path, sizeof(path), af->ctx->sysfs,
+		      "bus/event_source/devices/%s/events/%s", name, af->alias))
+		return 0;
+	if (access(path, R_OK) != 0)
+		return 0;
+	snprintf(af->pmu, sizeof(af->pmu), "%s", name);
+	return 1;
+}
+
+/* A bare alias ("inst_retired", "tsc"): search every PMU, core first. */
+static int try_bare_alias(struct parser *p, struct hpm_event *ev,
+			  const char *name, size_t nlen, size_t pos)
+{
+	struct alias_find af = { .ctx = p->list->ctx };
+	char buf[128];
+	struct hpm_pmu *pmu;
+	int rc;
+
+	if (nlen >= sizeof(buf) || memchr(name, '/', nlen))
+		return -ENOENT;
+	memcpy(buf, name, nlen);
+	buf[nlen] = '\0';
+	if (buf[0] == '.')
+		return -ENOENT;
+	af.alias = buf;
+	if (hpm_pmu__foreach(p->list->ctx, alias_find_cb, &af) != 1)
+		return -ENOENT;
+	pmu = malloc(sizeof(*pmu));
+	if (!pmu)
+		return -ENOMEM;
+	rc = hpm_pmu__load(p->list->ctx, af.pmu, pmu);
+	if (!rc) {
+		ev->kind = HPM_EV_PMU;
+		ev->attr.type = pmu->type;
+		snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu->name);
+		rc = apply_alias(p, ev, pmu, name, nlen, pos);
+	}
+	free(pmu);
+	return rc;
+}
+
+static int resolve_native(struct hpm_event *ev, const char *name)
+{
+	struct hpm_pfm_enc e;
+	int rc = hpm_pfm__resolve(name, &e);
+	if (rc)
+		return rc;
+	ev->kind = HPM_EV_NATIVE;
+	ev->attr.type = e.type;
+	ev->attr.config = e.config;
+	ev->attr.config1 = e.config1;
+	ev->attr.config2 = e.config2;
+	ev->attr.exclude_user = e.exclude_user;
+	ev->attr.exclude_kernel = e.exclude_kernel;
+	ev->attr.exclude_hv = e.exclude_hv;
+	ev->attr.precise_ip = e.precise_ip;
+	ev->explicit_priv = e.exclude_user || e.exclude_kernel;
+	snprintf(ev->pmu, sizeof(ev->pmu), "%s", e.pmu);
+	return 0;
+}
+
+/* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
+static int parse_named(struct parser *p, struct hpm_event *ev,
+		       const char *s, size_t len, size_t pos)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t nlen = colon ? (size_t)(colon - s) : len;
+	const char *mods = colon ? colon + 1 : NULL;
+	size_t mlen = colon ? len - nlen - 1 : 0;
+	char name[128];
+	uint64_t cfg;
+	int rc;
+
+	if (nlen == 0)
+		return fail(p, -HPM_ERR_SYNTAX, pos, s, 1, "missing event name");
+	if (nlen >= sizeof(name))
+		return fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen, "event name too long");
+	memcpy(name, s, nlen);
+	name[nlen] = '\0';
+
+	/* 1. generic names and raw codes take modifiers only */
+	if (hpm_generic__resolve(name, &ev->attr) == 0) {
+		ev->kind = ev->attr.type == PERF_TYPE_HARDWARE ? HPM_EV_GENERIC_HW
+			 : ev->attr.type == PERF_TYPE_SOFTWARE ? HPM_EV_SOFTWARE
+			 : HPM_EV_GENERIC_CACHE;
+		snprintf(ev->pmu, sizeof(ev->pmu), "%s",
+			 ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu");
+		goto mods;
+	}
+	if (parse_raw(name, nlen, &cfg) == 0) {
+		ev->kind = HPM_EV_RAW;
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = cfg;
+		snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+		goto mods;
+	}
+	/* 2. tracepoint subsys:name[:mods] */
+	if (colon) {
+		const char *c2 = memchr(mods, ':', mlen);
+		size_t tlen = c2 ? (size_t)(c2 - mods) : mlen;
+		if (try_tracepoint(p, ev, s, nlen, mods, tlen) == 0) {
+			if (c2)
+				return apply_mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+						  pos + (size_t)(c2 + 1 - s));
+			return 0;
+		}
+	}
+	/* 3. an alias of some PMU, written without the PMU */
+	rc = try_bare_alias(p, ev, s, nlen, pos);
+	if (rc == 0)
+		goto mods;
+	if (rc != -ENOENT)
+		return rc;
+	/* 4. libpfm4 native: the whole string (its ':' are umasks/modifiers),
+	 * then the string without a trailing hpmon modifier group. */
+	if (len < 256) {
+		char full[256];
+		memcpy(full, s, len);
+		full[len] = '\0';
+		rc = resolve_native(ev, full);
+		if (rc == 0)
+			return 0;
+		const char *last = strrchr(full, ':');
+		if (last && is_mods(last + 1, strlen(last + 1))) {
+			size_t cut = (size_t)(last - full);
+			full[cut] = '\0';
+			if (resolve_native(ev, full) == 0)
+				return apply_mods(p, ev, s + cut + 1, len - cut - 1, pos + cut + 1);
+		}
+	}
+	fill_suggestions(p, name, false);
+	if (colon && !is_mods(mods, mlen))
+		return fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
+			    "unknown event '%.*s': not a generic event, tracepoint, PMU alias "
+			    "or native event of this CPU", (int)len, s);
+	return fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
+		    "unknown event '%s'", name);
+mods:
+	if (colon)
+		return apply_mods(p, ev, mods, mlen, pos + nlen + 1);
+	return 0;
+}
+
+/* Length of the event at p->pos: up to ',' or '}' outside PMU slashes. */
+static size_t event_extent(const char *s)
+{
+	size_t i = 0;
+	bool mem = !strncmp(s, "mem:", 4);
+	while (s[i] && is_ident_char(s[i]))
+		i++;
+	if (s[i] == '/' && !mem) {
+		const char *close = strchr(s + i + 1, '/');
+		if (!close)
+			return strlen(s);
+		i = (size_t)(close - s) + 1;
+	}
+	while (s[i] && s[i] != ',' && s[i] != '}' && s[i] != '{')
+		i++;
+	return i;
+}
+
+static int parse_event(struct parser *p, size_t leader)
+{
+	const char *s = p->spec + p->pos;
+	size_t len = event_extent(s);
+	size_t pos = p->pos;
+	struct hpm_event *ev;
+	int rc;
+
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return fail(p, -HPM_ERR_SYNTAX, pos, s, s[0] ? 1 : 0,
+			    "expected an event name%s%.1s%s", s[0] ? " before '" : "",
+			    s, s[0] ? "'" : "");
+	ev = append(p, s, len);
+	if (!ev)
+		return p->err->err ? p->err->err : -ENOMEM;
+	ev->leader = leader == SIZE_MAX ? p->list->nr - 1 : leader;
+	size_t ident = 0;
+	while (ident < len && is_ident_char(s[ident]))
+		ident++;
+	if (!strncmp(s, "mem:", 4))
+		rc = parse_breakpoint(p, ev, s, len, pos);
+	else if (ident < len && s[ident] == '/')
+		rc = parse_pmu_event(p, ev, s, len, pos);
+	else
+		rc = parse_named(p, ev, s, len, pos);
+	if (rc)
+		return rc;
+	p->pos += event_extent(s);
+	return 0;
+}
+
+static void skip_space(struct parser *p)
+{
+	while (isspace((unsigned char)p->spec[p->pos]))
+		p->pos++;
+}
+
+static int parse_group(struct parser *p)
+{
+	size_t open = p->pos++;
+	size_t first = p->list->nr;
+	int rc;
+
+	for (;;) {
+		skip_space(p);
+		rc = parse_event(p, first);
+		if (rc)
+			return rc;
+		skip_space(p);
+		char c = p->spec[p->pos];
+		if (c == ',') {
+			p->pos++;
+			continue;
+		}
+		if (c == '}')
+			break;
+		if (c == '{')
+			return fail(p, -HPM_ERR_SYNTAX, p->pos, "{", 1, "groups cannot be nested");
+		return fail(p, -HPM_ERR_SYNTAX, open, "{", 1, "'{' at offset %zu is never closed",
+			    open);
+	}
+	p->pos++; /* '}' */
+	if (p->spec[p->pos] == ':') {
+		const char *m = p->spec + ++p->pos;
+		size_t mlen = 0;
+		while (m[mlen] && m[mlen] != ',' && !isspace((unsigned char)m[mlen]))
+			mlen++;
+		for (size_t i = first; i < p->list->nr; i++) {
+			rc = apply_mods(p, &p->list->ev[i], m, mlen, p->pos);
+			if (rc)
+				return rc;
+		}
+		p->pos += mlen;
+	}
+	return 0;
+}
+
+int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
+		    struct hpm_parse_error *err)
+{
+	struct parser p = { .list = list, .spec = spec };
+	size_t start_nr = list->nr;
+	int rc = 0;
+
+	p.err = err ? err : &p.local;
+	memset(p.err, 0, sizeof(*p.err));
+	if (!spec) {
+		return fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");
+	}
+	for (;;) {
+		skip_space(&p);
+		if (!spec[p.pos]) {
+			rc = fail(&p, -HPM_ERR_SYNTAX, p.pos, "", 0,
+				  p.pos ? "expected an event after ','" : "empty event specification");
+			break;
+		}
+		if (spec[p.pos] == '{')
+			rc = parse_group(&p);
+		else if (spec[p.pos] == '}')
+			rc = fail(&p, -HPM_ERR_SYNTAX, p.pos, "}", 1, "'}' without a matching '{'");
+		else
+			rc = parse_event(&p, SIZE_MAX);
+		if (rc)
+			break;
+		skip_space(&p);
+		if (!spec[p.pos])
+			break;
+		if (spec[p.pos] != ',') {
+			rc = fail(&p, -HPM_ERR_SYNTAX, p.pos, spec + p.pos, 1,
+				  "unexpected '%c' after an event (separate events with ',')",
+				  spec[p.pos]);
+			break;
+		}
+		p.pos++;
+	}
+	if (rc) {
+		for (size_t i = start_nr; i < list->nr; i++)
+			free(list->ev[i].name);
+		list->nr = start_nr;
+		if (!p.err->err)
+			p.err->err = rc;
+	}
+	return rc;
+}
+
+int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
+		      struct hpm_evlist **out, struct hpm_parse_error *err)
+{
+	struct hpm_evlist *l = hpm_evlist__new(ctx);
+	int rc;
+
+	*out = NULL;
+	if (!l)
+		return -errno;
+	rc = hpm_evlist__add(l, spec, err);
+	if (rc) {
+		hpm_evlist__free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}

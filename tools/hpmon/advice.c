@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <hpmon/event.h>
+#include "advice.h"
+
+int advice_paranoid(struct hpm_ctx *ctx)
+{
+	char path[512];
+	FILE *f;
+	int v = 99;
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid",
+		 hpm_ctx__procfs_root(ctx));
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 99;
+		fclose(f);
+	}
+	return v;
+}
+
+int advice_no_core_pmu(struct hpm_ctx *ctx)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+	int none = 1;
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices", hpm_ctx__sysfs_root(ctx));
+	d = opendir(path);
+	if (!d)
+		return 1;
+	/* a core PMU is "cpu"/"cpu_core"/"cpu_atom", or lists its CPUs (Arm) */
+	while (none && (de = readdir(d))) {
+		char p2[768];
+		if (!strcmp(de->d_name, "cpu") || !strncmp(de->d_name, "cpu_", 4)) {
+			none = 0;
+			break;
+		}
+		snprintf(p2, sizeof(p2), "%s/%s/cpus", path, de->d_name);
+		if (access(p2, F_OK) == 0)
+			none = 0;
+	}
+	closedir(d);
+	return none;
+}
+
+static int is_hw(const struct hpm_event *ev)
+{
+	const struct perf_event_attr *a = hpm_event__attr(ev);
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE ||
+	       a->type == PERF_TYPE_RAW || hpm_event__kind(ev) == HPM_EV_NATIVE;
+}
+
+void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
+		 int system, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = hpm_event__attr(ev);
+	int par = advice_paranoid(ctx);
+
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		if (system)
+			snprintf(buf, len,
+				 "permission denied: system-wide counting needs perf_event_paranoid <= 0 "
+				 "(it is %d): run 'sysctl -w kernel.perf_event_paranoid=0' as root, "
+				 "or give hpmon CAP_PERFMON", par);
+		else if (!a->exclude_kernel)
+			snprintf(buf, len,
+				 "permission denied: counting kernel mode needs perf_event_paranoid <= 1 "
+				 "(it is %d): add ':u' to count user mode only, or run "
+				 "'sysctl -w kernel.perf_event_paranoid=1' as root", par);
+		else
+			snprintf(buf, len,
+				 "permission denied (perf_event_paranoid is %d): watching another "
+				 "user's process needs CAP_PERFMON or perf_event_paranoid <= 0", par);
+		return;
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (is_hw(ev) && advice_no_core_pmu(ctx))
+			snprintf(buf, len,
+				 "this machine exposes no hardware PMU (a virtual machine without "
+				 "PMU passthrough?): software events, breakpoints, tracepoints and "
+				 "uprobes work; see 'hpmon list' and 'hpmon diag'");
+		else if (a->type == PERF_TYPE_BREAKPOINT)
+			snprintf(buf, len, "hardware breakpoints are not available here");
+		else if (a->precise_ip)
+			snprintf(buf, len, "this PMU cannot count the event with precise level %u: "
+				 "drop the 'p' modifiers", (unsigned)a->precise_ip);
+		else
+			snprintf(buf, len, "the PMU does not support this event (%s)", strerror(-err));
+		return;
+	case EINVAL:
+		if (a->type == PERF_TYPE_BREAKPOINT)
+			snprintf(buf, len, "the kernel rejected the breakpoint: address, length and "
+				 "access type must suit this CPU (x86: length 1, 2, 4 or 8 aligned)");
+		else
+			snprintf(buf, len, "the kernel rejected the event's settings: a modifier or "
+				 "term this PMU does not support (see 'hpmon list')");
+		return;
+	case ENOSPC:
+		snprintf(buf, len, a->type == PERF_TYPE_BREAKPOINT
+			 ? "no free hardware breakpoint slot (x86 and arm64 have 4): use fewer mem: events"
+			 : "no free counter for this event: use fewer events in the group");
+		return;
+	case EBUSY:
+		snprintf(buf, len, "the PMU is busy: another tool (or the NMI watchdog: "
+			 "sysctl -w kernel.nmi_watchdog=0) holds the counters it needs");
+		return;
+	case EMFILE:
+		snprintf(buf, len, "too many open files: raise the limit with 'ulimit -n'");
+		return;
+	case ESRCH:
+		snprintf(buf, len, "no such process or thread");
+		return;
+	default:
+		snprintf(buf, len, "%s", hpm_strerror(err));
+	}
+}
+
+void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)
+{
+	fprintf(f, "hpmon: %s\n", e->msg[0] ? e->msg : hpm_strerror(e->err));
+	if (spec && strlen(spec) < 200 && e->pos <= strlen(spec)) {
+		fprintf(f, "  %s\n  %*s^\n", spec, (int)e->pos, "");
+	}
+	if (e->suggest[0])
+		fprintf(f, "  did you mean: %s?\n", e->suggest);
+	if (e->err == -HPM_ERR_UNKNOWN_EVENT || e->err == -HPM_ERR_UNKNOWN_PMU)
+		fprintf(f, "  'hpmon list' shows the events of this machine.\n");
+}

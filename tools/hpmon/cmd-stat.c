@@ -1,0 +1,912 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon stat: count events for a command, processes, threads or CPUs.
+ * Options follow perf stat so that habits and scripts carry over.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hpmon/session.h>
+#include "advice.h"
+#include "builtin.h"
+#include "stat.h"
+
+#define MAX_IDS 1024
+
+struct stat_opts {
+	char events[4096];
+	bool events_given;
+	pid_t ids[MAX_IDS];
+	size_t nr_ids;
+	bool by_tid;
+	bool system;
+	int cpus[MAX_IDS];
+	size_t nr_cpus;
+	enum stat_agg agg;
+	long interval_ms;
+	int repeat;
+	const char *sep;
+	bool json;
+	const char *output;
+	bool append;
+	bool trace;
+	bool no_big_num;
+	char **argv;
+};
+
+static const char stat_usage[] =
+	"usage: hpmon stat [options] [--] COMMAND [ARGS]\n"
+	"       hpmon stat [options] -p PID | -t TID | -a [-C CPUS] [COMMAND]\n"
+	"\n"
+	"Count events while COMMAND runs (children and threads included), or for\n"
+	"existing processes, threads or CPUs until they end or Ctrl-C.\n"
+	"\n"
+	"  -e, --event EVENTS     events to count, perf syntax: 'cycles,{instructions,branches}:u'\n"
+	"  -p, --pid PIDS         count existing processes (comma separated)\n"
+	"  -t, --tid TIDS         count existing threads (comma separated)\n"
+	"  -a, --all-cpus         count system-wide on every CPU\n"
+	"  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
+	"      --per-thread       break counts down per thread\n"
+	"      --per-process      break counts down per process\n"
+	"  -A, --per-cpu, --no-aggr  break counts down per CPU (with -a)\n"
+	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
+	"  -r, --repeat N         run the command N times; mean and relative error\n"
+	"  -x, --field-separator SEP  CSV output as perf stat -x prints it\n"
+	"  -j, --json             one JSON object (one per line with -I)\n"
+	"  -o, --output FILE      write the counts to FILE instead of stderr\n"
+	"      --append           append to the -o FILE\n"
+	"      --trace            print thread and process start, exec and exit with counts\n"
+	"      --no-big-num       no thousands separators\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Exit status: the command's own (128+N if signal N ended it); 127 if it could\n"
+	"not be run; 129 for bad options or events; 1 if counting failed.\n"
+	"See docs/hpmon-stat.md and docs/event-syntax.md.\n";
+
+/* ---- option parsing ---- */
+
+static int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges)
+{
+	const char *p = arg;
+	*nr = 0;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi;
+		if (end == p || lo < 0 || lo > 0x3fffffff)
+			return -1;
+		hi = lo;
+		p = end;
+		if (ranges && *p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo)
+				return -1;
+			p = end;
+		}
+		for (long v = lo; v <= hi; v++) {
+			if (*nr >= max)
+				return -1;
+			out[(*nr)++] = (int)v;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *nr ? 0 : -1;
+}
+
+static int append_events(struct stat_opts *o, const char *spec)
+{
+	size_t n = strlen(o->events);
+	if (n + strlen(spec) + 2 > sizeof(o->events))
+		return -1;
+	if (n)
+		strcat(o->events, ",");
+	strcat(o->events, spec);
+	o->events_given = true;
+	return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hpmon stat: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nSee 'hpmon stat --help'.\n");
+	return HPM_EXIT_USAGE;
+}
+
+enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG };
+
+static int parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "per-cpu", no_argument, NULL, 'A' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "per-process", no_argument, NULL, OPT_PER_PROCESS },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, tmp[MAX_IDS];
+	size_t n;
+	char *end;
+
+	o->repeat = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (append_events(o, optarg))
+				return usage_error("event list too long: '%s'", optarg);
+			break;
+		case 'p':
+		case 't':
+			if (parse_list(optarg, tmp, MAX_IDS, &n, false))
+				return usage_error("'%s' is not a list of process or thread ids", optarg);
+			for (size_t i = 0; i < n; i++)
+				o->ids[i] = tmp[i];
+			o->nr_ids = n;
+			o->by_tid = c == 't';
+			break;
+		case 'a': o->system = true; break;
+		case 'C':
+			if (parse_list(optarg, o->cpus, MAX_IDS, &o->nr_cpus, true))
+				return usage_error("'%s' is not a CPU list (e.g. 0,2-3)", optarg);
+			o->system = true;
+			break;
+		case 'A': o->agg = AGG_CPU; break;
+		case OPT_PER_THREAD: o->agg = AGG_THREAD; break;
+		case OPT_PER_PROCESS: o->agg = AGG_PROCESS; break;
+		case 'I':
+			o->interval_ms = strtol(optarg, &end, 10);
+			if (*end || o->interval_ms < 10 || o->interval_ms > 3600000)
+				return usage_error("-I takes milliseconds from 10 to 3600000, not '%s'",
+						   optarg);
+			break;
+		case 'r':
+			o->repeat = (int)strtol(optarg, &end, 10);
+			if (*end || o->repeat < 1 || o->repeat > 100000)
+				return usage_error("-r takes a run count from 1, not '%s'", optarg);
+			break;
+		case 'x': o->sep = optarg; break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case OPT_APPEND: o->append = true; break;
+		case OPT_TRACE: o->trace = true; break;
+		case OPT_NO_BIG: o->no_big_num = true; break;
+		case 'h':
+			fputs(stat_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	o->argv = argv + optind;
+	if (!*o->argv)
+		o->argv = NULL;
+	if (o->sep && o->json)
+		return usage_error("%s", "-x and --json exclude each other");
+	if (o->system && o->nr_ids)
+		return usage_error("%s", "-a/-C and -p/-t exclude each other");
+	if (!o->argv && !o->system && !o->nr_ids)
+		return usage_error("%s", "nothing to count: give a COMMAND, -p PID, -t TID or -a");
+	if (o->agg == AGG_CPU && !o->system)
+		return usage_error("%s", "-A/--per-cpu needs -a or -C");
+	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->system)
+		return usage_error("%s", "--per-thread/--per-process need a command, -p or -t");
+	if (o->repeat > 1 && !o->argv)
+		return usage_error("%s", "-r needs a COMMAND to repeat");
+	if (o->repeat > 1 && o->interval_ms)
+		return usage_error("%s", "-r and -I exclude each other");
+	if (o->trace && (!o->argv || o->nr_ids || o->system))
+		return usage_error("%s", "--trace follows a launched COMMAND only");
+	return 0;
+}
+
+/* ---- the default event set ---- */
+
+static bool hw_counts_here(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_INSTRUCTIONS,
+				     .exclude_kernel = 1, .exclude_hv = 1 };
+	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+static const char *default_events(void)
+{
+	static const char sw[] = "task-clock,context-switches,cpu-migrations,page-faults";
+	static const char hw[] = "task-clock,context-switches,cpu-migrations,page-faults,"
+				 "cycles,instructions,branches,branch-misses";
+	return hw_counts_here() ? hw : sw;
+}
+
+/* ---- signals ---- */
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t child_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	/* Terminal signals reach the command by its process group already;
+	 * forward the others (kill hpmon → kill the command, as perf does). */
+	if (child_pid > 0 && sig != SIGINT && sig != SIGQUIT)
+		kill((pid_t)child_pid, sig);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() must return so we can print */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- launching ---- */
+
+struct child {
+	pid_t pid;
+	int go_fd;   /* write a byte to let it exec */
+	int err_fd;  /* receives errno if exec fails */
+	int pidfd;
+};
+
+static int child_start(char **argv, struct child *ch)
+{
+	int go[2], er[2];
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(er, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	ch->pid = fork();
+	if (ch->pid < 0)
+		return -errno;
+	if (ch->pid == 0) {
+		char c;
+		close(go[1]);
+		close(er[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* hpmon gave up before starting us */
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(er[1]);
+	ch->go_fd = go[1];
+	ch->err_fd = er[0];
+	ch->pidfd = (int)syscall(SYS_pidfd_open, ch->pid, 0);
+	child_pid = ch->pid;
+	return 0;
+}
+
+/* Let the child exec. 0, or the exec errno (positive) if it failed. */
+static int child_go(struct child *ch)
+{
+	int e = 0;
+	ssize_t n;
+	if (write(ch->go_fd, "g", 1) != 1)
+		return errno;
+	close(ch->go_fd);
+	ch->go_fd = -1;
+	do
+		n = read(ch->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(ch->err_fd);
+	ch->err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+static void child_abort(struct child *ch)
+{
+	if (ch->go_fd >= 0)
+		close(ch->go_fd); /* the child sees EOF and exits 127 */
+	if (ch->err_fd >= 0)
+		close(ch->err_fd);
+	if (ch->pid > 0)
+		waitpid(ch->pid, NULL, 0);
+	if (ch->pidfd >= 0)
+		close(ch->pidfd);
+	child_pid = 0;
+}
+
+/* ---- one measurement ---- */
+
+struct run {
+	struct stat_opts *o;
+	struct hpm_ctx *ctx;
+	struct hpm_evlist *list;
+	struct hpm_session *s;
+	struct stat_report *r;
+	const struct stat_out *out;
+	uint64_t t0_ns;        /* perf clock of the first trace record */
+	struct hpm_count *prev; /* -I: totals at the previous tick */
+	struct hpm_count **prev_rows;
+	size_t nr_prev_rows;
+};
+
+static void on_task(enum hpm_task_event what, const struct hpm_task *t,
+		    uint64_t time_ns, const struct hpm_count *counts, void *arg)
+{
+	struct run *run = arg;
+	if (!run->t0_ns)
+		run->t0_ns = time_ns;
+	stat_print_trace(run->out, run->r, what, t,
+			 (double)(time_ns - run->t0_ns) / 1e9, counts);
+}
+
+static void read_comm(pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	FILE *f = fopen(path, "r");
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = tid;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+static void free_rows(struct stat_report *r)
+{
+	for (size_t k = 0; k < r->nr_rows; k++)
+		free(r->rows[k].c);
+	free(r->rows);
+	r->rows = NULL;
+	r->nr_rows = 0;
+}
+
+static struct stat_row *add_row(struct stat_report *r)
+{
+	struct stat_row *v = realloc(r->rows, (r->nr_rows + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	r->rows = v;
+	struct stat_row *row = &v[r->nr_rows];
+	memset(row, 0, sizeof(*row));
+	row->c = calloc(r->nr_ev, sizeof(*row->c));
+	if (!row->c)
+		return NULL;
+	r->nr_rows++;
+	return row;
+}
+
+static void add_count(struct hpm_count *dst, const struct hpm_count *src)
+{
+	if (src->err) {
+		if (!dst->value && !dst->running)
+			dst->err = src->err;
+		return;
+	}
+	dst->err = 0;
+	dst->value += src->value;
+	dst->enabled += src->enabled;
+	dst->running += src->running;
+}
+
+/* Breakdown rows for the report, from the session. */
+static int collect_rows(struct run *run)
+{
+	struct stat_report *r = run->r;
+	struct hpm_session *s = run->s;
+	struct stat_row *row;
+
+	free_rows(r);
+	if (r->agg == AGG_CPU) {
+		for (size_t k = 0; k < hpm_session__nr_cpus(s); k++) {
+			if (!(row = add_row(r)))
+				return -ENOMEM;
+			row->cpu = hpm_session__cpu(s, k);
+			snprintf(row->label, sizeof(row->label), "CPU%d", row->cpu);
+			for (size_t i = 0; i < r->nr_ev; i++)
+				hpm_session__read_cpu(s, i, k, &row->c[i]);
+		}
+		return 0;
+	}
+	if (r->agg == AGG_GLOBAL)
+		return 0;
+	if (run->o->argv && !run->o->nr_ids) {
+		/* launched command: tasks from the kernel's records */
+		for (size_t t = 0; t < hpm_session__nr_tasks(s); t++) {
+			const struct hpm_task *task = hpm_session__task(s, t);
+			struct hpm_count c;
+			row = NULL;
+			if (r->agg == AGG_PROCESS)
+				for (size_t k = 0; k < r->nr_rows; k++)
+					if (r->rows[k].pid == task->pid)
+						row = &r->rows[k];
+			if (!row) {
+				if (!(row = add_row(r)))
+					return -ENOMEM;
+				row->pid = task->pid;
+				row->tid = task->tid;
+				snprintf(row->comm, sizeof(row->comm), "%s", task->comm);
+				snprintf(row->label, sizeof(row->label), "%s-%d", task->comm,
+					 r->agg == AGG_PROCESS ? task->pid : task->tid);
+			}
+			for (size_t i = 0; i < r->nr_ev; i++) {
+				hpm_session__read_task(s, i, t, &c);
+				add_count(&row->c[i], &c);
+			}
+		}
+		return 0;
+	}
+	/* -p / -t: one slot per thread */
+	for (size_t t = 0; t < hpm_session__nr_threads(s); t++) {
+		pid_t tid = hpm_session__thread(s, t);
+		pid_t pid = read_tgid(tid);
+		struct hpm_count c;
+		row = NULL;
+		if (r->agg == AGG_PROCESS)
+			for (size_t k = 0; k < r->nr_rows; k++)
+				if (r->rows[k].pid == pid)
+					row = &r->rows[k];
+		if (!row) {
+			if (!(row = add_row(r)))
+				return -ENOMEM;
+			row->pid = pid;
+			row->tid = tid;
+			read_comm(r->agg == AGG_PROCESS ? pid : tid, row->comm, sizeof(row->comm));
+			snprintf(row->label, sizeof(row->label), "%s-%d", row->comm,
+				 r->agg == AGG_PROCESS ? pid : tid);
+		}
+		for (size_t i = 0; i < r->nr_ev; i++) {
+			hpm_session__read_thread(s, i, t, &c);
+			add_count(&row->c[i], &c);
+		}
+	}
+	return 0;
+}
+
+static void delta(struct hpm_count *d, const struct hpm_count *now, const struct hpm_count *prev)
+{
+	*d = *now;
+	if (now->err)
+		return;
+	d->value = now->value - prev->value;
+	d->enabled = now->enabled - prev->enabled;
+	d->running = now->running - prev->running;
+}
+
+static void read_totals(struct run *run)
+{
+	for (size_t i = 0; i < run->r->nr_ev; i++)
+		hpm_session__read(run->s, i, &run->r->ev[i].c);
+}
+
+/* -I: print this interval's deltas and keep the totals for the next. */
+static void interval_tick(struct run *run, uint64_t start)
+{
+	struct stat_report *r = run->r;
+	struct hpm_count now;
+	uint64_t t = now_ns();
+
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		hpm_session__read(run->s, i, &now);
+		delta(&r->ev[i].c, &now, &run->prev[i]);
+		run->prev[i] = now;
+	}
+	if (r->agg != AGG_GLOBAL) {
+		collect_rows(run);
+		if (run->nr_prev_rows < r->nr_rows) {
+			/* rows only grow (new threads); keep earlier totals */
+			struct hpm_count **v = realloc(run->prev_rows, r->nr_rows * sizeof(*v));
+			if (!v)
+				return;
+			for (size_t k = run->nr_prev_rows; k < r->nr_rows; k++)
+				v[k] = calloc(r->nr_ev, sizeof(struct hpm_count));
+			run->prev_rows = v;
+			run->nr_prev_rows = r->nr_rows;
+		}
+		for (size_t k = 0; k < r->nr_rows; k++)
+			for (size_t i = 0; run->prev_rows[k] && i < r->nr_ev; i++) {
+				struct hpm_count cur = r->rows[k].c[i];
+				delta(&r->rows[k].c[i], &cur, &run->prev_rows[k][i]);
+				run->prev_rows[k][i] = cur;
+			}
+	}
+	r->interval = true;
+	r->ts = (double)(t - start) / 1e9;
+	r->interval_ns = (uint64_t)run->o->interval_ms * 1000000ull;
+	stat_print(run->out, r);
+	r->interval = false;
+}
+
+static bool targets_alive(const struct stat_opts *o)
+{
+	for (size_t i = 0; i < o->nr_ids; i++)
+		if (kill(o->ids[i], 0) == 0 || errno == EPERM)
+			return true;
+	return false;
+}
+
+/*
+ * Wait for the command (or Ctrl-C / the targets' end), draining records
+ * and printing intervals. Returns 0 or -errno.
+ */
+static int wait_loop(struct run *run, struct child *ch, int *status,
+		     struct rusage *ru, uint64_t start)
+{
+	int rbfd = hpm_session__poll_fd(run->s);
+	uint64_t next = run->o->interval_ms ? start + (uint64_t)run->o->interval_ms * 1000000ull : 0;
+	bool have_child = ch && ch->pid > 0;
+
+	for (;;) {
+		struct pollfd p[2];
+		nfds_t n = 0;
+		int timeout = -1;
+
+		if (have_child && ch->pidfd >= 0)
+			p[n++] = (struct pollfd){ .fd = ch->pidfd, .events = POLLIN };
+		if (rbfd >= 0)
+			p[n++] = (struct pollfd){ .fd = rbfd, .events = POLLIN };
+		if (next) {
+			uint64_t t = now_ns();
+			timeout = t >= next ? 0 : (int)((next - t + 999999) / 1000000);
+		}
+		if (!have_child || ch->pidfd < 0)
+			timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
+		int rc = poll(p, n, timeout);
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+		if (rbfd >= 0)
+			hpm_session__drain(run->s);
+		if (next && now_ns() >= next) {
+			interval_tick(run, start);
+			next += (uint64_t)run->o->interval_ms * 1000000ull;
+		}
+		if (have_child) {
+			pid_t w = wait4(ch->pid, status, WNOHANG, ru);
+			if (w == ch->pid)
+				return 0;
+			if (w < 0 && errno != EINTR)
+				return -errno;
+			continue; /* Ctrl-C: the command decides; we wait for it */
+		}
+		if (got_signal)
+			return 0;
+		if (run->o->nr_ids && !targets_alive(run->o))
+			return 0;
+	}
+}
+
+static void finish_events(struct run *run)
+{
+	struct stat_report *r = run->r;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		struct stat_event *e = &r->ev[i];
+		const struct hpm_event *ev = hpm_evlist__event(run->list, i);
+		e->err = hpm_session__event_error(run->s, i);
+		if (e->err)
+			advice_open(run->ctx, ev, e->err, run->o->system, e->reason,
+				    sizeof(e->reason));
+		if (hpm_session__event_user_only(run->s, i) && !strstr(e->name, ":u"))
+			strncat(e->name, ":u", sizeof(e->name) - strlen(e->name) - 1);
+	}
+}
+
+static int open_failed(struct run *run, int err)
+{
+	char why[320];
+	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
+	advice_open(run->ctx, ev, err, run->o->system, why, sizeof(why));
+	fprintf(stderr, "hpmon stat: cannot count '%s': %s\n", hpm_event__name(ev), why);
+	return HPM_EXIT_FAIL;
+}
+
+/* Run the measurement once. Returns HPM_EXIT_* or the command's status. */
+static int measure(struct run *run)
+{
+	struct stat_opts *o = run->o;
+	struct stat_report *r = run->r;
+	struct child ch = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct hpm_session_opts so = { .sz = sizeof(so) };
+	pid_t ids[MAX_IDS];
+	int status = 0, rc;
+	struct rusage ru = { 0 };
+	uint64_t start;
+
+	if (o->argv) {
+		rc = child_start(o->argv, &ch);
+		if (rc) {
+			fprintf(stderr, "hpmon stat: cannot start '%s': %s\n", o->argv[0], strerror(-rc));
+			return HPM_EXIT_FAIL;
+		}
+	}
+	if (o->system) {
+		so.target = HPM_TARGET_CPUS;
+		so.cpus = o->nr_cpus ? o->cpus : NULL;
+		so.nr_cpus = o->nr_cpus;
+	} else if (o->nr_ids) {
+		so.target = o->by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
+		memcpy(ids, o->ids, o->nr_ids * sizeof(pid_t));
+		so.ids = ids;
+		so.nr_ids = o->nr_ids;
+	} else {
+		so.target = HPM_TARGET_EXEC;
+		ids[0] = ch.pid;
+		so.ids = ids;
+		so.nr_ids = 1;
+		so.track_tasks = o->agg == AGG_THREAD || o->agg == AGG_PROCESS || o->trace;
+	}
+	run->s = hpm_session__new(run->list, &so);
+	if (!run->s) {
+		rc = -errno;
+		child_abort(&ch);
+		if (rc == -ESRCH)
+			fprintf(stderr, "hpmon stat: no such process or thread: %d\n", (int)o->ids[0]);
+		else
+			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(rc));
+		return HPM_EXIT_FAIL;
+	}
+	if (o->trace)
+		hpm_session__on_task(run->s, on_task, run);
+	rc = hpm_session__open(run->s);
+	if (rc) {
+		child_abort(&ch);
+		return open_failed(run, rc);
+	}
+	finish_events(run);
+	if (so.target != HPM_TARGET_EXEC)
+		hpm_session__enable(run->s);
+	start = now_ns();
+	for (size_t i = 0; i < r->nr_ev; i++)
+		memset(&run->prev[i], 0, sizeof(run->prev[i]));
+	if (o->argv) {
+		int e = child_go(&ch);
+		if (e) {
+			child_abort(&ch);
+			fprintf(stderr, "hpmon stat: cannot run '%s': %s\n", o->argv[0], strerror(e));
+			if (e == ENOENT)
+				fprintf(stderr, "  check the name, or give its path\n");
+			return HPM_EXIT_EXEC;
+		}
+	}
+	rc = wait_loop(run, o->argv ? &ch : NULL, &status, &ru, start);
+	r->elapsed_ns = now_ns() - start;
+	hpm_session__disable(run->s);
+	hpm_session__drain(run->s);
+	if (ch.pidfd >= 0)
+		close(ch.pidfd);
+	child_pid = 0;
+	if (rc) {
+		fprintf(stderr, "hpmon stat: waiting failed: %s\n", strerror(-rc));
+		return HPM_EXIT_FAIL;
+	}
+	read_totals(run);
+	collect_rows(run);
+	r->lost = hpm_session__lost(run->s);
+	r->interrupted = got_signal != 0;
+	if (o->argv && !o->nr_ids && !o->system) {
+		r->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+		r->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	}
+	if (o->argv) {
+		r->have_status = true;
+		if (WIFSIGNALED(status)) {
+			r->term_signal = WTERMSIG(status);
+			r->exit_status = 128 + r->term_signal;
+		} else {
+			r->exit_status = WEXITSTATUS(status);
+		}
+		return r->exit_status;
+	}
+	return got_signal == SIGINT || !got_signal ? HPM_EXIT_OK : 128 + got_signal;
+}
+
+/* ---- the command ---- */
+
+static FILE *open_output(const struct stat_opts *o)
+{
+	if (!o->output)
+		return stderr;
+	FILE *f = fopen(o->output, o->append ? "a" : "w");
+	if (!f)
+		fprintf(stderr, "hpmon stat: cannot write '%s': %s\n", o->output, strerror(errno));
+	return f;
+}
+
+static void describe_target(const struct stat_opts *o, char *buf, size_t len)
+{
+	if (o->system) {
+		if (o->nr_cpus)
+			snprintf(buf, len, "CPU(s) %d%s", o->cpus[0], o->nr_cpus > 1 ? ",..." : "");
+		else
+			snprintf(buf, len, "system wide");
+	} else if (o->nr_ids) {
+		snprintf(buf, len, "%s id %d%s", o->by_tid ? "thread" : "process", (int)o->ids[0],
+			 o->nr_ids > 1 ? ",..." : "");
+	} else {
+		buf[0] = '\0';
+	}
+}
+
+int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	struct stat_opts *o = calloc(1, sizeof(*o));
+	struct stat_report r = { 0 };
+	struct stat_out out = { 0 };
+	struct hpm_parse_error perr;
+	struct hpm_evlist *list = NULL;
+	struct run run = { 0 };
+	char target[64];
+	double *sum = NULL, *sumsq = NULL;
+	double el_sum = 0, el_sumsq = 0;
+	int rc;
+
+	if (!o)
+		return HPM_EXIT_FAIL;
+	rc = parse_opts(argc, argv, o);
+	if (rc) {
+		free(o);
+		return rc < 0 ? HPM_EXIT_OK : rc;
+	}
+	if (!o->events_given)
+		append_events(o, default_events());
+	rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
+	if (rc) {
+		advice_parse(stderr, o->events, &perr);
+		free(o);
+		return HPM_EXIT_USAGE;
+	}
+	out.f = open_output(o);
+	if (!out.f) {
+		hpm_evlist__free(list);
+		free(o);
+		return HPM_EXIT_FAIL;
+	}
+	out.fmt = o->json ? FMT_JSON : o->sep ? FMT_CSV : FMT_HUMAN;
+	out.sep = o->sep;
+	out.big_num = !o->no_big_num;
+
+	r.nr_ev = hpm_evlist__count(list);
+	r.ev = calloc(r.nr_ev, sizeof(*r.ev));
+	run.prev = calloc(r.nr_ev, sizeof(*run.prev));
+	sum = calloc(r.nr_ev, sizeof(double));
+	sumsq = calloc(r.nr_ev, sizeof(double));
+	if (!r.ev || !run.prev || !sum || !sumsq) {
+		rc = HPM_EXIT_FAIL;
+		goto out;
+	}
+	r.agg = o->agg;
+	r.argv = o->argv;
+	describe_target(o, target, sizeof(target));
+	r.target = target;
+	r.runs = o->repeat;
+	run.o = o;
+	run.ctx = ctx;
+	run.list = list;
+	run.r = &r;
+	run.out = &out;
+	install_signals();
+
+	for (int k = 0; k < o->repeat; k++) {
+		for (size_t i = 0; i < r.nr_ev; i++) {
+			const struct hpm_event *ev = hpm_evlist__event(list, i);
+			snprintf(r.ev[i].name, sizeof(r.ev[i].name), "%s", hpm_event__name(ev));
+			r.ev[i].clock = hpm_event__is_clock(ev);
+			r.ev[i].unit = hpm_event__unit(ev);
+			r.ev[i].scale = hpm_event__scale(ev);
+		}
+		rc = measure(&run);
+		hpm_session__free(run.s);
+		run.s = NULL;
+		if (rc == HPM_EXIT_FAIL || rc == HPM_EXIT_EXEC) {
+			if (k == 0 || rc == HPM_EXIT_EXEC)
+				goto out;
+		}
+		for (size_t i = 0; i < r.nr_ev; i++) {
+			double v = hpm_count__scaled(&r.ev[i].c) * r.ev[i].scale;
+			sum[i] += v;
+			sumsq[i] += v * v;
+		}
+		el_sum += (double)r.elapsed_ns;
+		el_sumsq += (double)r.elapsed_ns * (double)r.elapsed_ns;
+		if (got_signal)
+			break;
+	}
+	if (o->repeat > 1) {
+		/* perf's figure: the relative standard error of the mean */
+		double n = o->repeat;
+		for (size_t i = 0; i < r.nr_ev; i++) {
+			double mean = sum[i] / n;
+			double var = n > 1 ? (sumsq[i] - n * mean * mean) / (n - 1) : 0;
+			r.ev[i].mean = mean;
+			r.ev[i].rsd_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / n) / mean : 0;
+			/* report the mean as the count, keeping the last run's times */
+			if (!r.ev[i].c.err && r.ev[i].c.running) {
+				r.ev[i].c.value = (uint64_t)llround(mean / r.ev[i].scale);
+				r.ev[i].c.enabled = r.ev[i].c.running;
+			}
+		}
+		double mean = el_sum / n;
+		double var = (el_sumsq - n * mean * mean) / (n - 1);
+		r.elapsed_ns = (uint64_t)mean;
+		r.elapsed_rsd_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / n) / mean : 0;
+	}
+	/* -I prints intervals only, as perf; JSON adds the closing object */
+	if (!o->interval_ms || out.fmt == FMT_JSON)
+		stat_print(&out, &r);
+	if (got_signal && got_signal != SIGINT && !o->argv)
+		rc = 128 + got_signal;
+out:
+	free_rows(&r);
+	for (size_t k = 0; k < run.nr_prev_rows; k++)
+		free(run.prev_rows[k]);
+	free(run.prev_rows);
+	free(r.ev);
+	free(run.prev);
+	free(sum);
+	free(sumsq);
+	hpm_evlist__free(list);
+	if (out.f && out.f != stderr)
+		fclose(out.f);
+	free(o);
+	return rc;
+}
