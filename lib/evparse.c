@@ -108,14 +108,17 @@ bool hpm_event__is_clock(const struct hpm_event *ev)
 int hpm_event__describe(const struct hpm_event *ev, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &ev->attr;
-	int n = snprintf(buf, len, "type=%u,config=%#llx", a->type,
+	char full[128];
+	int n = snprintf(full, sizeof(full), "type=%u,config=%#llx", a->type,
 			 (unsigned long long)a->config);
-	if (a->config1 && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, ",config1=%#llx",
+	if (a->config1)
+		n += snprintf(full + n, sizeof(full) - (size_t)n, ",config1=%#llx",
 			      (unsigned long long)a->config1);
-	if (a->config2 && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, ",config2=%#llx",
+	if (a->config2)
+		n += snprintf(full + n, sizeof(full) - (size_t)n, ",config2=%#llx",
 			      (unsigned long long)a->config2);
+	if (len)
+		snprintf(buf, len, "%s", full);
 	return n;
 }
 
@@ -163,6 +166,9 @@ static int apply_mods(struct parser *p, struct hpm_event *ev, const char *m,
 	int u = 0, k = 0, h = 0, H = 0, G = 0, pr = 0;
 	struct perf_event_attr *a = &ev->attr;
 
+	if (len == 0)
+		return fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, 0,
+			    "empty modifier after ':' (valid: u k h H G p pp ppp P D I e S W)");
 	for (size_t i = 0; i < len; i++) {
 		switch (m[i]) {
 		case 'u': u++; break;
@@ -216,6 +222,131 @@ static bool is_mods(const char *s, size_t len)
 	return true;
 }
 
+/* ---- suggestions ---- */
+
+unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap)
+{
+	/* optimal string alignment: insert, delete, substitute, transpose */
+	size_t n = strlen(a), m = strlen(b);
+	unsigned d[3][65];
+	if (m > 64 || n > 64)
+		return cap;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= n; i++) {
+		unsigned *cur = d[i % 3], *prev = d[(i - 1) % 3], *pp = d[(i + 1) % 3];
+		unsigned best;
+		cur[0] = (unsigned)i;
+		best = cur[0];
+		for (size_t j = 1; j <= m; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			unsigned v = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < v) v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			cur[j] = v;
+			if (v < best) best = v;
+		}
+		if (best >= cap)
+			return cap;
+	}
+	return d[n % 3][m] < cap ? d[n % 3][m] : cap;
+}
+
+struct suggest {
+	const char *word;
+	unsigned cap;
+	char best[3][64];
+	unsigned dist[3];
+};
+
+static void suggest_offer(struct suggest *s, const char *cand)
+{
+	unsigned d = hpm__edit_distance(s->word, cand, s->cap);
+	/* a name that merely contains the word (or the reverse) is close too */
+	if (d >= s->cap && strlen(s->word) >= 3 &&
+	    (strcasestr(cand, s->word) || strcasestr(s->word, cand)))
+		d = s->cap - 1;
+	if (d >= s->cap)
+		return;
+	for (int i = 0; i < 3; i++) {
+		if (s->best[i][0] && !strcmp(s->best[i], cand))
+			return;
+		if (!s->best[i][0] || d < s->dist[i]) {
+			for (int k = 2; k > i; k--) {
+				memcpy(s->best[k], s->best[k - 1], sizeof(s->best[k]));
+				s->dist[k] = s->dist[k - 1];
+			}
+			snprintf(s->best[i], sizeof(s->best[i]), "%s", cand);
+			s->dist[i] = d;
+			return;
+		}
+	}
+}
+
+static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
+{
+	char name[64];
+	const char *p = e->names, *end = e->names + e->names_len;
+	if (e->kind != HPM_GEN_HW && e->kind != HPM_GEN_SW)
+		return 0;
+	/* every spelling: "cyclez" is closest to the alias "cycles" */
+	while (p < end) {
+		const char *bar = memchr(p, '|', (size_t)(end - p));
+		size_t n = (size_t)((bar ? bar : end) - p);
+		if (n < sizeof(name)) {
+			memcpy(name, p, n);
+			name[n] = '\0';
+			suggest_offer(arg, name);
+		}
+		p += n + 1;
+	}
+	return 0;
+}
+
+static int suggest_alias_cb(const char *pmu, const char *alias, const char *terms,
+			    void *arg)
+{
+	char full[160];
+	(void)terms;
+	suggest_offer(arg, alias);
+	snprintf(full, sizeof(full), "%s/%s/", pmu, alias);
+	(void)full;
+	return 0;
+}
+
+static int suggest_pmu_cb(const char *name, void *arg)
+{
+	struct suggest **ss = arg;
+	suggest_offer(ss[1], name);
+	return 0;
+}
+
+static void fill_suggestions(struct parser *p, const char *word, bool pmus)
+{
+	struct suggest s = { .word = word };
+	char core[HPM_PMU_NAME_MAX];
+	size_t n = strlen(word);
+	s.cap = n <= 4 ? 2 : (unsigned)(n / 3 + 1);
+	if (pmus) {
+		struct suggest *ss[2] = { NULL, &s };
+		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, ss);
+	} else {
+		hpm_generic__foreach(suggest_generic_cb, &s);
+		if (hpm_pmu__core_name(p->list->ctx, core, sizeof(core)) == 0)
+			hpm_pmu__foreach_alias(p->list->ctx, core, suggest_alias_cb, &s);
+		hpm_pmu__foreach_alias(p->list->ctx, "msr", suggest_alias_cb, &s);
+	}
+	char *out = p->err->suggest;
+	size_t off = 0;
+	out[0] = '\0';
+	for (int i = 0; i < 3 && s.best[i][0]; i++)
+		off += (size_t)snprintf(out + off, sizeof(p->err->suggest) - off, "%s%s",
+					i ? ", " : "", s.best[i]);
+}
+
 /* ---- numbers and terms ---- */
 
 static int parse_u64(const char *s, size_t len, uint64_t *out)
@@ -228,7 +359,11 @@ static int parse_u64(const char *s, size_t len, uint64_t *out)
 	if (!isdigit((unsigned char)buf[0]))
 		return -1;
 	errno = 0;
-	*out = strtoull(buf, &end, 0);
+	/* as perf: 0x... is hex, anything else decimal (010 is ten) */
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+		*out = strtoull(buf + 2, &end, 16);
+	else
+		*out = strtoull(buf, &end, 10);
 	return (*end || errno) ? -1 : 0;
 }
 
@@ -337,11 +472,21 @@ static int apply_term(struct parser *p, struct hpm_event *ev,
 	return 0;
 unknown: {
 		char known[160] = "";
+		struct suggest sg = { .word = key };
+		size_t kl = strlen(key);
+		sg.cap = kl <= 4 ? 2 : (unsigned)(kl / 3 + 1);
+		hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
+		for (unsigned i = 0; i < pmu->nr_formats; i++)
+			suggest_offer(&sg, pmu->formats[i].name);
 		size_t off = 0;
 		for (unsigned i = 0; i < pmu->nr_formats && off < sizeof(known) - 40; i++)
 			off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s",
 						i ? ", " : "", pmu->formats[i].name);
-		snprintf(p->err->suggest, sizeof(p->err->suggest), "%s", known);
+		size_t so = 0;
+		p->err->suggest[0] = '\0';
+		for (int i = 0; i < 3 && sg.best[i][0]; i++)
+			so += (size_t)snprintf(p->err->suggest + so, sizeof(p->err->suggest) - so,
+					       "%s%s", i ? ", " : "", sg.best[i]);
 		return fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 			    "PMU %s has no term or event '%s'%s%s", pmu->name, key,
 			    known[0] ? " (its terms: " : "", known[0] ? known : "");
@@ -365,119 +510,6 @@ static int apply_terms(struct parser *p, struct hpm_event *ev,
 		i = j + 1;
 	}
 	return 0;
-}
-
-/* ---- suggestions ---- */
-
-unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap)
-{
-	size_t n = strlen(a), m = strlen(b);
-	unsigned row[65];
-	if (m > 64 || n > 64)
-		return cap;
-	for (size_t j = 0; j <= m; j++)
-		row[j] = (unsigned)j;
-	for (size_t i = 1; i <= n; i++) {
-		unsigned diag = row[0], best;
-		row[0] = (unsigned)i;
-		best = row[0];
-		for (size_t j = 1; j <= m; j++) {
-			unsigned up = row[j];
-			unsigned cost = tolower((unsigned char)a[i - 1]) !=
-					tolower((unsigned char)b[j - 1]);
-			unsigned v = diag + cost;
-			if (up + 1 < v) v = up + 1;
-			if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
-			row[j] = v;
-			diag = up;
-			if (v < best) best = v;
-		}
-		if (best >= cap)
-			return cap;
-	}
-	return row[m] < cap ? row[m] : cap;
-}
-
-struct suggest {
-	const char *word;
-	unsigned cap;
-	char best[3][64];
-	unsigned dist[3];
-};
-
-static void suggest_offer(struct suggest *s, const char *cand)
-{
-	unsigned d = hpm__edit_distance(s->word, cand, s->cap);
-	/* a name that merely contains the word (or the reverse) is close too */
-	if (d >= s->cap && strlen(s->word) >= 3 &&
-	    (strcasestr(cand, s->word) || strcasestr(s->word, cand)))
-		d = s->cap - 1;
-	if (d >= s->cap)
-		return;
-	for (int i = 0; i < 3; i++) {
-		if (s->best[i][0] && !strcmp(s->best[i], cand))
-			return;
-		if (!s->best[i][0] || d < s->dist[i]) {
-			for (int k = 2; k > i; k--) {
-				memcpy(s->best[k], s->best[k - 1], sizeof(s->best[k]));
-				s->dist[k] = s->dist[k - 1];
-			}
-			snprintf(s->best[i], sizeof(s->best[i]), "%s", cand);
-			s->dist[i] = d;
-			return;
-		}
-	}
-}
-
-static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
-{
-	char name[64];
-	if (e->kind != HPM_GEN_HW && e->kind != HPM_GEN_SW)
-		return 0;
-	hpm_generic__canonical(e, name, sizeof(name));
-	suggest_offer(arg, name);
-	return 0;
-}
-
-static int suggest_alias_cb(const char *pmu, const char *alias, const char *terms,
-			    void *arg)
-{
-	char full[160];
-	(void)terms;
-	suggest_offer(arg, alias);
-	snprintf(full, sizeof(full), "%s/%s/", pmu, alias);
-	(void)full;
-	return 0;
-}
-
-static int suggest_pmu_cb(const char *name, void *arg)
-{
-	struct suggest **ss = arg;
-	suggest_offer(ss[1], name);
-	return 0;
-}
-
-static void fill_suggestions(struct parser *p, const char *word, bool pmus)
-{
-	struct suggest s = { .word = word };
-	char core[HPM_PMU_NAME_MAX];
-	size_t n = strlen(word);
-	s.cap = n <= 4 ? 2 : (unsigned)(n / 3 + 1);
-	if (pmus) {
-		struct suggest *ss[2] = { NULL, &s };
-		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, ss);
-	} else {
-		hpm_generic__foreach(suggest_generic_cb, &s);
-		if (hpm_pmu__core_name(p->list->ctx, core, sizeof(core)) == 0)
-			hpm_pmu__foreach_alias(p->list->ctx, core, suggest_alias_cb, &s);
-		hpm_pmu__foreach_alias(p->list->ctx, "msr", suggest_alias_cb, &s);
-	}
-	char *out = p->err->suggest;
-	size_t off = 0;
-	out[0] = '\0';
-	for (int i = 0; i < 3 && s.best[i][0]; i++)
-		off += (size_t)snprintf(out + off, sizeof(p->err->suggest) - off, "%s%s",
-					i ? ", " : "", s.best[i]);
 }
 
 /* ---- event forms ---- */

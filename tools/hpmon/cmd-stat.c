@@ -119,6 +119,29 @@ static int append_events(struct stat_opts *o, const char *spec)
 	return 0;
 }
 
+/* -C: every CPU must be online; say which are. */
+static int check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o)
+{
+	char path[512], online[256] = "";
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
+	if ((f = fopen(path, "r"))) {
+		if (fgets(online, sizeof(online), f))
+			online[strcspn(online, "\n")] = '\0';
+		fclose(f);
+	}
+	for (size_t i = 0; i < o->nr_cpus; i++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
+			 hpm_ctx__sysfs_root(ctx), o->cpus[i]);
+		if (access(path, F_OK) != 0) {
+			fprintf(stderr, "hpmon stat: CPU %d does not exist here (online CPUs: %s)\n",
+				o->cpus[i], online[0] ? online : "unknown");
+			return HPM_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "hpmon stat: ");
@@ -373,6 +396,11 @@ struct run {
 	struct hpm_count *prev; /* -I: totals at the previous tick */
 	struct hpm_count **prev_rows;
 	size_t nr_prev_rows;
+	uint64_t last_tick_ns;  /* -I: time of the previous line since start */
+	/* -p/-t: each opened thread's name and process, read at open time
+	 * (a thread that exits takes its /proc entry with it) */
+	char (*comms)[16];
+	pid_t *tgids;
 };
 
 static void on_task(enum hpm_task_event what, const struct hpm_task *t,
@@ -411,6 +439,25 @@ static pid_t read_tgid(pid_t tid)
 			break;
 	fclose(f);
 	return tgid;
+}
+
+static void remember_threads(struct run *run)
+{
+	size_t n = hpm_session__nr_threads(run->s);
+	free(run->comms);
+	free(run->tgids);
+	run->comms = calloc(n ? n : 1, sizeof(*run->comms));
+	run->tgids = calloc(n ? n : 1, sizeof(*run->tgids));
+	if (!run->comms || !run->tgids)
+		return;
+	for (size_t t = 0; t < n; t++) {
+		pid_t tid = hpm_session__thread(run->s, t);
+		pid_t pid = read_tgid(tid);
+		run->tgids[t] = pid;
+		/* per-process rows are named after the process, as perf does */
+		read_comm(run->r->agg == AGG_PROCESS ? pid : tid, run->comms[t],
+			  sizeof(run->comms[t]));
+	}
 }
 
 static void free_rows(struct stat_report *r)
@@ -500,7 +547,7 @@ static int collect_rows(struct run *run)
 	/* -p / -t: one slot per thread */
 	for (size_t t = 0; t < hpm_session__nr_threads(s); t++) {
 		pid_t tid = hpm_session__thread(s, t);
-		pid_t pid = read_tgid(tid);
+		pid_t pid = run->tgids ? run->tgids[t] : tid;
 		struct hpm_count c;
 		row = NULL;
 		if (r->agg == AGG_PROCESS)
@@ -512,7 +559,8 @@ static int collect_rows(struct run *run)
 				return -ENOMEM;
 			row->pid = pid;
 			row->tid = tid;
-			read_comm(r->agg == AGG_PROCESS ? pid : tid, row->comm, sizeof(row->comm));
+			if (run->comms)
+				memcpy(row->comm, run->comms[t], sizeof(row->comm));
 			snprintf(row->label, sizeof(row->label), "%s-%d", row->comm,
 				 r->agg == AGG_PROCESS ? pid : tid);
 		}
@@ -547,6 +595,8 @@ static void interval_tick(struct run *run, uint64_t start)
 	struct hpm_count now;
 	uint64_t t = now_ns();
 
+	if (t - start <= run->last_tick_ns + 1000000)
+		return; /* nothing new since the last line (within 1 ms) */
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		hpm_session__read(run->s, i, &now);
 		delta(&r->ev[i].c, &now, &run->prev[i]);
@@ -574,6 +624,8 @@ static void interval_tick(struct run *run, uint64_t start)
 	r->interval = true;
 	r->ts = (double)(t - start) / 1e9;
 	r->interval_ns = (uint64_t)run->o->interval_ms * 1000000ull;
+	r->span_ns = t - start - run->last_tick_ns;
+	run->last_tick_ns = t - start;
 	stat_print(run->out, r);
 	r->interval = false;
 }
@@ -713,11 +765,13 @@ static int measure(struct run *run)
 		return open_failed(run, rc);
 	}
 	finish_events(run);
+	remember_threads(run);
 	if (so.target != HPM_TARGET_EXEC)
 		hpm_session__enable(run->s);
 	start = now_ns();
 	for (size_t i = 0; i < r->nr_ev; i++)
 		memset(&run->prev[i], 0, sizeof(run->prev[i]));
+	run->last_tick_ns = 0;
 	if (o->argv) {
 		int e = child_go(&ch);
 		if (e) {
@@ -730,6 +784,8 @@ static int measure(struct run *run)
 	}
 	rc = wait_loop(run, o->argv ? &ch : NULL, &status, &ru, start);
 	r->elapsed_ns = now_ns() - start;
+	if (!rc && o->interval_ms)
+		interval_tick(run, start); /* the last, partial interval, as perf */
 	hpm_session__disable(run->s);
 	hpm_session__drain(run->s);
 	if (ch.pidfd >= 0)
@@ -806,6 +862,10 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	if (rc) {
 		free(o);
 		return rc < 0 ? HPM_EXIT_OK : rc;
+	}
+	if (o->nr_cpus && (rc = check_cpus(ctx, o))) {
+		free(o);
+		return rc;
 	}
 	if (!o->events_given)
 		append_events(o, default_events());
@@ -890,13 +950,15 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		r.elapsed_ns = (uint64_t)mean;
 		r.elapsed_rsd_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / n) / mean : 0;
 	}
-	/* -I prints intervals only, as perf; JSON adds the closing object */
-	if (!o->interval_ms || out.fmt == FMT_JSON)
+	/* -I prints intervals only, as perf does */
+	if (!o->interval_ms)
 		stat_print(&out, &r);
 	if (got_signal && got_signal != SIGINT && !o->argv)
 		rc = 128 + got_signal;
 out:
 	free_rows(&r);
+	free(run.comms);
+	free(run.tgids);
 	for (size_t k = 0; k < run.nr_prev_rows; k++)
 		free(run.prev_rows[k]);
 	free(run.prev_rows);

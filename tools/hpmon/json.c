@@ -101,7 +101,7 @@ void json_dbl(struct json *j, const char *key, double val)
 {
 	member(j, key);
 	if (isfinite(val))
-		fprintf(j->f, "%.17g", val);
+		fprintf(j->f, "%.15g", val);
 	else
 		fputs("null", j->f);
 }

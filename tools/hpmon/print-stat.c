@@ -42,7 +42,7 @@ static bool metric(const struct stat_report *r, const struct stat_event *e,
 	if (c->err || !c->running)
 		return false;
 	if (e->clock) {
-		double wall = r->interval ? (double)r->interval_ns : (double)r->elapsed_ns;
+		double wall = r->interval ? (double)r->span_ns : (double)r->elapsed_ns;
 		if (wall <= 0)
 			return false;
 		*val = scaled(e, c) / wall;
@@ -223,7 +223,8 @@ static void json_event(struct json *j, const struct stat_report *r,
 		if (top)
 			json_str(j, "reason", e->reason);
 	} else {
-		json_dbl(j, "count", scaled(e, c));
+		/* in the event's unit, as printed: msec for clocks */
+		json_dbl(j, "count", e->clock ? scaled(e, c) / 1e6 : scaled(e, c));
 	}
 	json_u64(j, "raw_count", c->value);
 	json_u64(j, "enabled_ns", c->enabled);
@@ -250,6 +251,7 @@ static void print_json(const struct stat_out *o, const struct stat_report *r)
 		json_dbl(&j, "time", r->ts);
 		json_u64(&j, "time_ns", (uint64_t)(r->ts * 1e9));
 		json_u64(&j, "interval_ns", r->interval_ns);
+		json_u64(&j, "span_ns", r->span_ns);
 	}
 	json_arr_open(&j, "command");
 	for (size_t i = 0; r->argv && r->argv[i]; i++)

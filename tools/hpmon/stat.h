@@ -55,7 +55,8 @@ struct stat_report {
 	/* -I */
 	bool interval;
 	double ts;            /* seconds since start, for interval lines */
-	uint64_t interval_ns;
+	uint64_t interval_ns; /* the -I length asked for */
+	uint64_t span_ns;     /* the time this line really covers */
 };
 
 struct stat_out {
