@@ -950,8 +950,9 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		r.elapsed_ns = (uint64_t)mean;
 		r.elapsed_rsd_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / n) / mean : 0;
 	}
-	/* -I prints intervals only, as perf does */
-	if (!o->interval_ms)
+	/* -I prints intervals only, as perf does; JSON closes with the totals
+	 * and the exit status in one more object (without interval_ns) */
+	if (!o->interval_ms || out.fmt == FMT_JSON)
 		stat_print(&out, &r);
 	if (got_signal && got_signal != SIGINT && !o->argv)
 		rc = 128 + got_signal;
