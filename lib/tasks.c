@@ -452,7 +452,8 @@ int hpm_tracker__drain(struct hpm_session *s, struct hpm_tracker *t)
 		if (t->bufs[i].base)
 			rc = stage_buffer(t, &t->bufs[i]);
 	/* records of different CPUs interleave: handle them in time order */
-	qsort(t->recs, t->nr_recs, sizeof(*t->recs), cmp_rec);
+	if (t->nr_recs > 1)
+		qsort(t->recs, t->nr_recs, sizeof(*t->recs), cmp_rec);
 	for (size_t i = 0; i < t->nr_recs && !rc; i++, n++)
 		rc = handle(s, t, (const void *)(t->stage + t->recs[i].off));
 	notify_exits(s, t, false);

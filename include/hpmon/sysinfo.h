@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What this machine allows for performance monitoring: CPU, kernel, the
+ * perf_event sysctls, the caller's capabilities, tracefs, rdpmc and every
+ * PMU with its counters. `hpmon diag` prints these facts and the fixes for
+ * what is missing.
+ *
+ * Facts come from files under the context's roots (procfs, sysfs,
+ * tracefs), so a test can read a recorded tree of another machine. A few
+ * facts can only be learnt by asking the running machine (CPUID, opening
+ * a counter); those are gathered only when the caller's flags allow it.
+ */
+#ifndef HPMON_SYSINFO_H
+#define HPMON_SYSINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <hpmon/hpmon.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An integer fact that could not be read. */
+#define HPM_SYSINFO_UNKNOWN INT32_MIN
+
+enum hpm_tristate { HPM_UNKNOWN = -1, HPM_NO = 0, HPM_YES = 1 };
+
+/* Where a PMU's counter count came from. */
+enum hpm_counters_source {
+	HPM_COUNTERS_NONE,    /* not a counting PMU (software, tracepoint ...) */
+	HPM_COUNTERS_UNKNOWN, /* a counting PMU, but nothing said how many */
+	HPM_COUNTERS_CAPS,    /* sysfs caps/ of the PMU */
+	HPM_COUNTERS_CPUID,   /* x86 CPUID leaf 0xa of the running CPU */
+	HPM_COUNTERS_PROBED,  /* opened counters until one more did not fit */
+};
+
+/* "none", "unknown", "caps", "cpuid", "probed". */
+HPM_API const char *hpm_counters_source__str(enum hpm_counters_source s);
+
+struct hpm_pmu_info {
+	char name[64];        /* sysfs name: "cpu", "armv8_pmuv3_0", "msr" */
+	int type;             /* perf_event_attr.type, -1 if unreadable */
+	bool core;            /* counts the CPUs' own events */
+	char cpus[64];        /* core PMU's "cpus" file ("0-3"), or "" */
+	char caps_name[32];   /* caps/pmu_name ("skylake"), or "" */
+	int max_precise;      /* caps/max_precise, or HPM_SYSINFO_UNKNOWN */
+	int nr_aliases;       /* files in events/ (excluding .scale/.unit) */
+	/* General-purpose counters, and fixed ones (x86 fixed counters, the
+	 * arm cycle counter); HPM_SYSINFO_UNKNOWN when not known. */
+	int nr_general;
+	int nr_fixed;
+	enum hpm_counters_source source;
+	int probe_err;        /* 0, or -errno: why the probe could not run */
+};
+
+/*
+ * The facts. Allocated by hpm_sysinfo__read and owned by the caller, who
+ * frees it with hpm_sysinfo__free. Fields are only ever appended: never
+ * allocate, embed or copy this struct yourself.
+ */
+struct hpm_sysinfo {
+	/* CPU */
+	char arch[16];          /* "x86_64", "aarch64"; "" unknown */
+	char cpu_vendor[32];    /* "GenuineIntel", "AuthenticAMD", "ARM" ... */
+	char cpu_model[128];    /* "Intel(R) Xeon(R) ...", "Neoverse N1" ... */
+	int cpu_family, cpu_model_nr, cpu_stepping; /* x86, else UNKNOWN */
+	uint64_t midr;          /* arm64 MIDR_EL1, 0 when unknown */
+	int nr_cpus_online;     /* UNKNOWN when unreadable */
+
+	/* Kernel */
+	char kernel_release[64]; /* "6.18.0" (procfs sys/kernel/osrelease) */
+	enum hpm_tristate hypervisor; /* running under a hypervisor */
+	char hypervisor_how[48]; /* how it was detected, or its name */
+	int perf_event_paranoid;        /* UNKNOWN: no perf_event support */
+	int perf_event_max_sample_rate; /* Hz */
+	int perf_event_mlock_kb;        /* per-user ring-buffer allowance */
+	int nmi_watchdog;               /* 0/1; UNKNOWN when absent */
+	int perf_user_access;           /* arm64 user counter access; UNKNOWN
+					   when the sysctl does not exist */
+
+	/* The caller */
+	enum hpm_tristate cap_perfmon;   /* CAP_PERFMON effective */
+	enum hpm_tristate cap_sys_admin; /* CAP_SYS_ADMIN effective */
+	/* What perf_event_paranoid and the capabilities allow the caller.
+	 * An unknown paranoid level is taken as the kernel default, 2. */
+	bool allow_open;       /* perf_event_open at all (paranoid <= 2) */
+	bool allow_kernel;     /* counting kernel mode (paranoid <= 1) */
+	bool allow_cpu_wide;   /* counting CPUs system-wide (paranoid <= 0) */
+	bool allow_raw_tp;     /* raw tracepoint data (paranoid <= -1) */
+
+	/* Tracepoints */
+	char tracefs[256];     /* tracefs root, or "" when none is mounted */
+	bool tracefs_readable; /* its events/ directory can be listed */
+
+	/* Reading counters from user space */
+	int rdpmc_sysfs;           /* x86 cpu/rdpmc: 0 off, 1 own, 2 any;
+				      UNKNOWN when absent */
+	enum hpm_tristate rdpmc;   /* cap_user_rdpmc of a probe event;
+				      UNKNOWN unless HPM_SYSINFO_PROBE_RDPMC */
+	int rdpmc_err;             /* 0, or -errno of the probe event */
+
+	/* PMUs, core PMUs first, then by name. */
+	size_t nr_pmus;
+	struct hpm_pmu_info *pmus;
+	int nr_core_pmus;
+};
+
+/*
+ * HPM_SYSINFO_LIVE: the context describes the running machine, so facts
+ * that no file holds may be asked of it (uname, capget, CPUID, sysconf).
+ * Leave it out when the roots point at a recorded tree.
+ * HPM_SYSINFO_PROBE_RDPMC: open one hardware event on the calling thread
+ * and map its first page to see whether rdpmc works (implies LIVE).
+ * HPM_SYSINFO_PROBE_COUNTERS: count each core PMU's counters by opening
+ * groups of events on the calling thread until one does not fit, when
+ * caps/ does not say (implies LIVE).
+ */
+#define HPM_SYSINFO_LIVE 0x1u
+#define HPM_SYSINFO_PROBE_RDPMC 0x2u
+#define HPM_SYSINFO_PROBE_COUNTERS 0x4u
+
+struct hpm_sysinfo_opts {
+	size_t sz;      /* sizeof(struct hpm_sysinfo_opts) */
+	unsigned flags; /* HPM_SYSINFO_* */
+};
+
+/*
+ * Gather the facts. A fact that cannot be read is left UNKNOWN (or "")
+ * rather than failing the call. NULL and errno set only when memory runs
+ * out or the options are malformed. @opts may be NULL (no flags).
+ */
+HPM_API struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
+					      const struct hpm_sysinfo_opts *opts);
+/* Accepts NULL. */
+HPM_API void hpm_sysinfo__free(struct hpm_sysinfo *si);
+
+/* The PMU called @name, or NULL. */
+HPM_API const struct hpm_pmu_info *
+hpm_sysinfo__pmu(const struct hpm_sysinfo *si, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers of the end-to-end tests: source it first.
+#
+# CTest runs each tests/e2e/stat-*.sh with
+#   HPMON      the hpmon binary
+#   WORKLOADS  the directory of the built tests/workloads/*.c
+#   SRCDIR     the source tree, TESTDATA its tests/data
+# To run one by hand from a build directory B:
+#   HPMON=B/hpmon WORKLOADS=B/tests/workloads bash tests/e2e/stat-exit.sh
+#
+# A test exits 0 when it passes and non-zero after printing what it
+# expected and what it got. It says "SKIP: why" and exits 0 only where the
+# machine cannot run it at all (see skip()).
+
+# errexit: a helper that fails inside $(...) fails the test too.
+set -eu
+set -o pipefail
+
+E2E_NAME=$(basename "$0" .sh)
+
+fail() {
+	echo "FAIL: $E2E_NAME: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $E2E_NAME: $*"
+	exit 0
+}
+
+note() {
+	echo "$E2E_NAME: $*"
+}
+
+: "${HPMON:?HPMON must name the hpmon binary}"
+: "${WORKLOADS:?WORKLOADS must name the directory of the built workloads}"
+[ -x "$HPMON" ] || fail "HPMON=$HPMON is not an executable"
+[ -d "$WORKLOADS" ] || fail "WORKLOADS=$WORKLOADS is not a directory"
+command -v python3 >/dev/null || fail "python3 is needed to parse CSV and JSON"
+
+# One scratch directory per test, removed on exit. Tests that install their
+# own EXIT trap must call e2e_cleanup from it.
+E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/hpmon-e2e.XXXXXX")
+e2e_cleanup() {
+	local rc=$? pid
+	for pid in ${E2E_BG_PIDS:-}; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	rm -rf "$E2E_TMP"
+	return $rc
+}
+trap e2e_cleanup EXIT
+
+# No test may hang CTest: every hpmon run is bounded.
+E2E_TIMEOUT=${E2E_TIMEOUT:-30}
+
+# Without address-space randomisation a workload faults exactly the same
+# pages in every run: stack, heap and libraries land at the same addresses.
+# hpmon is started under it, so the command it launches inherits it.
+NORAND=(setarch "$(uname -m)" -R)
+
+# hpm ARGS...: run hpmon with ARGS; its stdout goes to $E2E_TMP/out, its
+# stderr to $E2E_TMP/err and its exit status to $HPM_STATUS. Never fails by
+# itself: the caller checks what it expects.
+HPM_STATUS=0
+hpm() {
+	HPM_STATUS=0
+	timeout -k 5 "$E2E_TIMEOUT" "$HPMON" "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err" </dev/null ||
+		HPM_STATUS=$?
+	[ "$HPM_STATUS" -ne 124 ] || fail "timed out after ${E2E_TIMEOUT}s: hpmon $*"
+}
+
+# hpm_norand ARGS...: hpm without address-space randomisation.
+hpm_norand() {
+	HPM_STATUS=0
+	timeout -k 5 "$E2E_TIMEOUT" "${NORAND[@]}" "$HPMON" "$@" \
+		>"$E2E_TMP/out" 2>"$E2E_TMP/err" </dev/null || HPM_STATUS=$?
+	[ "$HPM_STATUS" -ne 124 ] || fail "timed out after ${E2E_TIMEOUT}s: hpmon $*"
+}
+
+# hpm_ok ARGS...: hpm, and fail unless it exited 0.
+hpm_ok() {
+	hpm "$@"
+	[ "$HPM_STATUS" -eq 0 ] || fail "hpmon $* exited $HPM_STATUS, stderr:
+$(cat "$E2E_TMP/err")"
+}
+
+hpm_norand_ok() {
+	hpm_norand "$@"
+	[ "$HPM_STATUS" -eq 0 ] || fail "hpmon $* exited $HPM_STATUS, stderr:
+$(cat "$E2E_TMP/err")"
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# expect_in WHAT LOW HIGH ACTUAL: LOW <= ACTUAL <= HIGH, as numbers.
+expect_in() {
+	python3 - "$@" <<'EOF' || fail "see above"
+import sys
+what, lo, hi, v = sys.argv[1:5]
+try:
+    ok = float(lo) <= float(v) <= float(hi)
+except ValueError:
+    ok = False
+if not ok:
+    sys.stderr.write("FAIL: %s: expected %s in [%s, %s]\n" % (what, v, lo, hi))
+    sys.exit(1)
+EOF
+}
+
+# expect_grep WHAT REGEX FILE: FILE has a line matching the extended REGEX.
+expect_grep() {
+	grep -Eq -- "$2" "$3" || fail "$1: no line matches /$2/ in:
+$(cat "$3")"
+}
+
+expect_no_grep() {
+	! grep -Eq -- "$2" "$3" || fail "$1: a line matches /$2/ in:
+$(cat "$3")"
+}
+
+# csv FILE SEP EXPR: evaluate the python expression EXPR over the CSV
+# lines of a `-x SEP` output FILE and print the result. In EXPR:
+#   rows     the lines split on SEP, without blank and '#' lines
+#   ev(name...)  the rows with a field equal to one of the names
+#   num(s)   a count field as a number ("<not counted>" -> None)
+# Fails (with the file) when EXPR raises.
+csv() {
+	python3 - "$@" <<'EOF' || { cat "$1" >&2; fail "cannot evaluate '$3' on the CSV output above"; }
+import sys
+path, sep, expr = sys.argv[1:4]
+rows = []
+with open(path) as f:
+    for line in f:
+        line = line.rstrip("\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        rows.append(line.split(sep))
+def num(s):
+    s = s.strip()
+    if s.startswith("<"):
+        return None
+    return float(s) if "." in s else int(s)
+def ev(*names):
+    return [r for r in rows if any(n in r for n in names)]
+v = eval(expr)
+print(v)
+EOF
+}
+
+# json FILE EXPR: evaluate the python expression EXPR with j bound to the
+# JSON document in FILE (or, for JSON lines, js bound to the list of
+# documents and j to the last one) and print the result.
+json() {
+	python3 - "$@" <<'EOF' || { cat "$1" >&2; fail "cannot evaluate '$2' on the JSON output above"; }
+import json, sys
+path, expr = sys.argv[1:3]
+text = open(path).read()
+try:
+    js = [json.loads(text)]
+except ValueError:
+    js = [json.loads(l) for l in text.splitlines() if l.strip()]
+j = js[-1]
+def event(obj, name):
+    m = [e for e in obj["events"] if e["name"] == name]
+    if len(m) != 1:
+        raise KeyError("%d events named %s in %r" % (len(m), name, obj))
+    return m[0]
+v = eval(expr)
+print(v)
+EOF
+}
+
+# bg CMD...: start CMD in the background, its pid in $BG_PID; it is killed
+# when the test ends.
+bg() {
+	"$@" &
+	BG_PID=$!
+	E2E_BG_PIDS="${E2E_BG_PIDS:-} $BG_PID"
+}
+
+# wait_for WHAT SECONDS CMD...: poll CMD every 20 ms until it succeeds.
+wait_for() {
+	local what=$1 secs=$2 i
+	shift 2
+	for ((i = 0; i < secs * 50; i++)); do
+		"$@" && return 0
+		sleep 0.02
+	done
+	fail "timed out after ${secs}s waiting for $what"
+}
+
+# descendant PID COMM: print the pid of a descendant of PID named COMM;
+# fails (status 1, nothing printed) when there is none yet.
+descendant() {
+	local todo=$1 comm=$2 next p
+	while [ -n "$todo" ]; do
+		next=
+		for p in $todo; do
+			if [ "$p" != "$1" ] && [ "$(cat /proc/"$p"/comm 2>/dev/null)" = "$comm" ]; then
+				echo "$p"
+				return 0
+			fi
+			next="$next $(pgrep -P "$p" || true)"
+		done
+		todo=$(echo $next)
+	done
+	return 1
+}
+
+# csv_layout FILE SEP EVENTS: print, for every line of a `-x SEP` output,
+# the event and the kind of each field, e.g.
+#   task-clock: num text EVENT num num | num text
+# Kinds: ts (interval timestamp), cpu (CPUn), task (comm-tid), num, pct
+# (x.xx%), na (<not supported>/<not counted>), text, empty, EVENT (one of
+# the comma-separated EVENTS). The last two fields (metric value and unit)
+# come after '|'; a metric hpmon does not compute is "empty empty".
+csv_layout() {
+	python3 - "$@" <<'EOF2' || { cat "$1" >&2; fail "cannot read the CSV output above"; }
+import re, sys
+path, sep, events = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+def kind(f):
+    if f in events: return "EVENT"
+    if f == "": return "empty"
+    if re.fullmatch(r"\s*\d+\.\d{9}", f): return "ts"
+    if re.fullmatch(r"CPU\d+", f): return "cpu"
+    if re.fullmatch(r"<not (supported|counted)>", f): return "na"
+    if re.fullmatch(r"-?\d+(\.\d+)?%", f): return "pct"
+    if re.fullmatch(r"-?\d+(\.\d+)?", f): return "num"
+    if re.fullmatch(r".+-\d+", f): return "task"
+    return "text"
+for line in open(path):
+    line = line.rstrip("\n")
+    if not line.strip() or line.lstrip().startswith("#"):
+        continue
+    fields = line.split(sep)
+    ev = [f for f in fields if f in events]
+    ks = [kind(f) for f in fields]
+    print("%s: %s | %s" % (ev[0] if ev else "?", " ".join(ks[:-2]), " ".join(ks[-2:])))
+EOF2
+}
+
+# same_layout WHAT HPMON_FILE PERF_FILE SEP EVENTS: every distinct line
+# layout of hpmon's CSV output is perf's for the same event, but for the
+# metric columns when hpmon leaves them empty.
+same_layout() {
+	local what=$1 h=$2 p=$3 sep=$4 events=$5
+	csv_layout "$h" "$sep" "$events" | sort -u >"$h.layout"
+	csv_layout "$p" "$sep" "$events" | sort -u >"$p.layout"
+	python3 - "$h.layout" "$p.layout" <<'EOF2' || fail "$what: CSV layout differs from perf's (hpmon, then perf):
+$(cat "$h")
+--
+$(cat "$p")"
+import sys
+def load(path):
+    d = {}
+    for l in open(path):
+        ev, rest = l.rstrip("\n").split(": ", 1)
+        main, metric = rest.split(" | ")
+        d.setdefault(ev, set()).add((main, metric))
+    return d
+h, p = load(sys.argv[1]), load(sys.argv[2])
+bad = False
+if set(h) != set(p):
+    print("events: hpmon %s, perf %s" % (sorted(h), sorted(p)), file=sys.stderr)
+    bad = True
+for ev in set(h) & set(p):
+    pm = {m for m, _ in p[ev]}
+    for m, metric in h[ev]:
+        if m not in pm:
+            print("%s: hpmon '%s', perf %s" % (ev, m, sorted(pm)), file=sys.stderr)
+            bad = True
+        elif metric != "empty empty" and metric not in {x for mm, x in p[ev] if mm == m}:
+            print("%s metric: hpmon '%s', perf %s" % (ev, metric, sorted(p[ev])), file=sys.stderr)
+            bad = True
+sys.exit(1 if bad else 0)
+EOF2
+}
+
+# have_perf: perf is installed and can count software events here.
+have_perf() {
+	command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1
+}

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon list: every event this machine offers, from the library's
+ * catalogue, each tried here: resolved as hpmon stat would resolve it,
+ * opened on this thread, closed. What cannot be opened says why.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <hpmon/event.h>
+#include <hpmon/sysinfo.h>
+#include "advice.h"
+#include "builtin.h"
+#include "json.h"
+
+#define MAX_NOTES 16
+
+struct list_opts {
+	const char *pattern;
+	bool json;
+	bool probe;
+	bool tracepoints;
+	bool native;
+};
+
+/* What one `hpmon list` run carries from entry to entry. */
+struct lister {
+	struct hpm_ctx *ctx;
+	const struct list_opts *o;
+	bool exclude_kernel;  /* paranoid forbids kernel mode for this user */
+	struct json j;
+	const char *kind;     /* section being printed */
+	char pmu[64];
+	size_t shown, shown_native;
+	/* the full advice behind each short reason, printed once at the end */
+	char notes[MAX_NOTES][320];
+	size_t nr_notes;
+	/* Opening and closing a tracepoint costs the kernel an RCU grace
+	 * period (tens of ms): one is opened, the others only resolved. */
+	int tp_state;         /* -1 none opened yet, else whether it opened */
+	char tp_advice[320];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: hpmon list [PATTERN] [--json] [--no-probe] [--tracepoints] [--native]\n\n"
+		"List the events this machine offers, each with whether it can be\n"
+		"opened here. PATTERN is a glob (sched:*, *cache*) or a substring of\n"
+		"the name; a pattern also searches tracepoints and native events.\n\n"
+		"  --json          print a JSON array of {name, kind, pmu, description,\n"
+		"                  supported, reason}\n"
+		"  --no-probe      do not open each event to see if it works\n"
+		"  --tracepoints   include every tracepoint (thousands)\n"
+		"  --native        include libpfm4's native events of this CPU's PMUs\n"
+		"  -h, --help      show this help\n");
+}
+
+static bool matches(const char *pattern, const char *name)
+{
+	if (!pattern)
+		return true;
+	if (strpbrk(pattern, "*?["))
+		return fnmatch(pattern, name, FNM_CASEFOLD) == 0;
+	return strcasestr(name, pattern) != NULL;
+}
+
+static const char *section_title(const char *kind)
+{
+	static const struct { const char *kind, *title; } t[] = {
+		{ "hardware", "Hardware events" },
+		{ "software", "Software events" },
+		{ "cache", "Hardware cache events" },
+		{ "breakpoint", "Hardware breakpoints" },
+		{ "tracepoint", "Tracepoints" },
+		{ "native", "Native events (libpfm4)" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i].kind, kind))
+			return t[i].title;
+	return kind;
+}
+
+/* Remember @advice as a note; its short form (up to the first ": " or
+ * " (") becomes the reason. */
+static void short_reason(struct lister *l, const char *advice, char *reason,
+			 size_t len)
+{
+	const char *colon = strstr(advice, ": "), *paren = strstr(advice, " (");
+	const char *cut = !colon ? paren : !paren ? colon : colon < paren ? colon : paren;
+	size_t n = cut ? (size_t)(cut - advice) : strlen(advice);
+	snprintf(reason, len, "%.*s", (int)n, advice);
+	if (n == strlen(advice))
+		return;
+	for (size_t i = 0; i < l->nr_notes; i++)
+		if (!strcmp(l->notes[i], advice))
+			return;
+	if (l->nr_notes < MAX_NOTES)
+		snprintf(l->notes[l->nr_notes++], sizeof(l->notes[0]), "%s", advice);
+}
+
+static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, -1,
+			      PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* A breakpoint needs an address: a variable of our own does. */
+static int bp_target;
+
+/*
+ * Resolve and open @name on this thread (or, for a PMU that only counts
+ * whole CPUs, on CPU 0). Returns true when it opened; otherwise @advice
+ * says why. @how notes a restriction of a supported event.
+ */
+static bool probe(struct lister *l, const struct hpm_catalog_entry *e,
+		  char *advice, size_t len, const char **how)
+{
+	struct hpm_parse_error perr;
+	struct hpm_evlist *list = NULL;
+	char spec[300];
+	bool ok = true;
+
+	*how = "";
+	if (!strcmp(e->kind, "breakpoint"))
+		snprintf(spec, sizeof(spec), "mem:%p:rw", (void *)&bp_target);
+	else
+		snprintf(spec, sizeof(spec), "%s", e->name);
+	memset(&perr, 0, sizeof(perr));
+	int rc = hpm_evlist__parse(l->ctx, spec, &list, &perr);
+	if (rc) {
+		snprintf(advice, len, "%s", perr.msg[0] ? perr.msg : hpm_strerror(rc));
+		return false;
+	}
+	bool tp = !strcmp(e->kind, "tracepoint");
+	if (tp && l->tp_state >= 0) {
+		hpm_evlist__free(list);
+		snprintf(advice, len, "%s", l->tp_advice);
+		return l->tp_state;
+	}
+	for (size_t i = 0; ok && i < hpm_evlist__count(list); i++) {
+		const struct hpm_event *ev = hpm_evlist__event(list, i);
+		struct perf_event_attr a = *hpm_event__attr(ev);
+		a.disabled = 1;
+		a.inherit = 0;
+		if (l->exclude_kernel) {
+			a.exclude_kernel = 1;
+			a.exclude_hv = 1;
+		}
+		int fd = perf_open(&a, 0, -1);
+		bool system = false;
+		if (fd == -EINVAL || fd == -EOPNOTSUPP) {
+			/* uncore and energy PMUs count whole CPUs, never a task */
+			int fd2 = perf_open(&a, -1, 0);
+			if (fd2 >= 0 || fd2 == -EACCES || fd2 == -EPERM) {
+				fd = fd2;
+				system = true;
+				*how = ", system-wide only: -a";
+			}
+		}
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		advice_open(l->ctx, ev, fd, system, advice, len);
+		ok = false;
+	}
+	hpm_evlist__free(list);
+	if (tp) {
+		l->tp_state = ok;
+		snprintf(l->tp_advice, sizeof(l->tp_advice), "%s", ok ? "" : advice);
+	}
+	return ok;
+}
+
+static void print_line(struct lister *l, const struct hpm_catalog_entry *e,
+		       int supported, const char *how, const char *reason)
+{
+	const char *kind = e->kind;
+
+	if (!l->kind || strcmp(l->kind, kind) ||
+	    (!strcmp(kind, "pmu") && strcmp(l->pmu, e->pmu))) {
+		if (!strcmp(kind, "pmu"))
+			printf("%sPMU events of %s:\n", l->shown ? "\n" : "", e->pmu);
+		else
+			printf("%s%s:\n", l->shown ? "\n" : "", section_title(kind));
+		l->kind = kind;
+		snprintf(l->pmu, sizeof(l->pmu), "%s", e->pmu);
+	}
+	printf("  %-34s [%s]%s%s", e->name, kind, e->desc[0] ? "  " : "", e->desc);
+	if (supported > 0)
+		printf("  (supported%s)\n", how);
+	else if (supported == 0)
+		printf("  (not supported: %s)\n", reason);
+	else
+		printf("  (not probed)\n");
+}
+
+static int entry_cb(const struct hpm_catalog_entry *e, void *arg)
+{
+	struct lister *l = arg;
+	const struct list_opts *o = l->o;
+	char advice[320], reason[320] = "";
+	const char *how = "";
+	int supported = -1;
+
+	if (!matches(o->pattern, e->name))
+		return 0;
+	if (o->probe) {
+		supported = probe(l, e, advice, sizeof(advice), &how);
+		if (!supported)
+			short_reason(l, advice, reason, sizeof(reason));
+	}
+	l->shown++;
+	if (!strcmp(e->kind, "native"))
+		l->shown_native++;
+	if (!o->json) {
+		print_line(l, e, supported, how, reason);
+		return 0;
+	}
+	json_obj_open(&l->j, NULL);
+	json_str(&l->j, "name", e->name);
+	json_str(&l->j, "kind", e->kind);
+	json_str(&l->j, "pmu", e->pmu);
+	json_str(&l->j, "description", e->desc);
+	if (supported < 0)
+		json_null(&l->j, "supported");
+	else
+		json_bool(&l->j, "supported", supported);
+	if (supported == 0)
+		json_str(&l->j, "reason", advice);
+	else if (supported > 0 && how[0])
+		json_str(&l->j, "reason", "system-wide only (-a)");
+	else
+		json_null(&l->j, "reason");
+	json_obj_close(&l->j);
+	return 0;
+}
+
+/* Where the listing leaves things out, or found nothing, say so once. */
+static void print_footer(FILE *f, struct lister *l,
+			 const struct hpm_sysinfo *si, unsigned flags)
+{
+	const struct list_opts *o = l->o;
+
+	fputc('\n', f);
+	if (!si->tracefs[0])
+		fprintf(f, "Tracepoints: none: tracefs is not mounted "
+			   "(mount -t tracefs nodev /sys/kernel/tracing)\n");
+	else if (!si->tracefs_readable)
+		fprintf(f, "Tracepoints: none: %s cannot be read by you "
+			   "(run as root)\n", si->tracefs);
+	else if (!(flags & HPM_CATALOG_TRACEPOINTS))
+		fprintf(f, "Tracepoints: not listed; use --tracepoints or a pattern "
+			   "such as 'sched:*'\n");
+	if (!(flags & HPM_CATALOG_NATIVE))
+		fprintf(f, "Native events (libpfm4): not listed; use --native or a "
+			   "pattern\n");
+	else if (!o->pattern && !l->shown_native)
+		fprintf(f, "Native events (libpfm4): none: libpfm4 detected no PMU "
+			   "of this CPU\n");
+	if (l->nr_notes) {
+		fprintf(f, "\nWhy events are not supported:\n");
+		for (size_t i = 0; i < l->nr_notes; i++)
+			fprintf(f, "  - %s\n", l->notes[i]);
+	}
+}
+
+static int parse_args(int argc, char **argv, struct list_opts *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--no-probe")) {
+			o->probe = false;
+		} else if (!strcmp(a, "--tracepoints")) {
+			o->tracepoints = true;
+		} else if (!strcmp(a, "--native")) {
+			o->native = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 1;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "hpmon list: unknown option '%s'\n\n", a);
+			usage(stderr);
+			return -1;
+		} else if (o->pattern) {
+			fprintf(stderr, "hpmon list: one PATTERN only ('%s' and '%s')\n",
+				o->pattern, a);
+			return -1;
+		} else {
+			o->pattern = a;
+		}
+	}
+	return 0;
+}
+
+int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	struct list_opts o = { .probe = true };
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc > 0 ? HPM_EXIT_OK : HPM_EXIT_USAGE;
+
+	/* Only files: whether kernel mode may be counted, and tracefs. */
+	struct hpm_sysinfo_opts so = { .sz = sizeof(so) };
+	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, &so);
+	if (!si) {
+		fprintf(stderr, "hpmon list: %s\n", strerror(errno));
+		return HPM_EXIT_FAIL;
+	}
+	struct lister *l = calloc(1, sizeof(*l));
+	if (!l) {
+		hpm_sysinfo__free(si);
+		fprintf(stderr, "hpmon list: %s\n", strerror(ENOMEM));
+		return HPM_EXIT_FAIL;
+	}
+	l->ctx = ctx;
+	l->o = &o;
+	l->exclude_kernel = !si->allow_kernel;
+	l->tp_state = -1;
+
+	/* Events resolved against another machine's sysfs tree mean nothing
+	 * to this kernel: list them without opening them. */
+	bool live = !strcmp(hpm_ctx__sysfs_root(ctx), "/sys");
+	if (!live)
+		o.probe = false;
+
+	unsigned flags = 0;
+	if (si->tracefs_readable && (o.tracepoints || o.pattern))
+		flags |= HPM_CATALOG_TRACEPOINTS;
+	if (o.native || o.pattern)
+		flags |= HPM_CATALOG_NATIVE;
+
+	if (o.json) {
+		json_init(&l->j, stdout, true);
+		json_arr_open(&l->j, NULL);
+	}
+	rc = hpm_catalog__foreach(ctx, flags, entry_cb, l);
+	if (o.json) {
+		json_arr_close(&l->j);
+		json_end(&l->j);
+	} else if (l->shown) {
+		print_footer(stdout, l, si, flags);
+		if (!live)
+			printf("Events were not opened: sysfs root %s is not this "
+			       "machine's\n", hpm_ctx__sysfs_root(ctx));
+	}
+
+	int status = HPM_EXIT_OK;
+	if (rc < 0) {
+		fprintf(stderr, "hpmon list: %s\n", hpm_strerror(rc));
+		status = HPM_EXIT_FAIL;
+	} else if (!l->shown) {
+		fprintf(stderr, "hpmon list: no event matches '%s'\n",
+			o.pattern ? o.pattern : "");
+		if (!o.json && si->tracefs_readable == false)
+			print_footer(stderr, l, si, flags);
+		status = HPM_EXIT_FAIL;
+	}
+	free(l);
+	hpm_sysinfo__free(si);
+	return status;
+}
