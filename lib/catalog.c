@@ -291,8 +291,8 @@ static int foreach_tracepoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
 		if (subdirs(dir, &evs, &nev))
 			continue;
 		for (size_t e = 0; e < nev && rc == 0; e++) {
-			/* ftrace's own records (ftrace:function ...) have no id:
-			 * perf cannot open them */
+			/* Without an id (ftrace's internal records such as
+			 * ftrace:bprint) perf cannot open it. */
 			if (hpm__path(dir, sizeof(dir), root, "events/%s/%s/id",
 				      sys[s], evs[e]) || access(dir, F_OK))
 				continue;

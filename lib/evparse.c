@@ -33,7 +33,27 @@ struct parser {
 	size_t pos;
 	struct hpm_parse_error *err;
 	struct hpm_parse_error local;
+	/* terms an alias leaves to the user ("cmask=?"), not yet given */
+	char pending[4][32];
+	unsigned nr_pending;
 };
+
+static void pending_add(struct parser *p, const char *key)
+{
+	if (p->nr_pending < 4)
+		snprintf(p->pending[p->nr_pending++], sizeof(p->pending[0]), "%s", key);
+}
+
+static void pending_done(struct parser *p, const char *key)
+{
+	for (unsigned i = 0; i < p->nr_pending; i++)
+		if (!strcmp(p->pending[i], key)) {
+			memmove(p->pending[i], p->pending[i + 1],
+				(p->nr_pending - i - 1) * sizeof(p->pending[0]));
+			p->nr_pending--;
+			return;
+		}
+}
 
 static int fail(struct parser *p, int code, size_t pos, const char *tok,
 		size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -442,10 +462,14 @@ static int apply_term(struct parser *p, struct hpm_event *ev,
 			goto unknown;
 		return rc;
 	}
-	if (vlen == 1 && v[0] == '?')
+	if (vlen == 1 && v[0] == '?') {
+		if (from_alias) {
+			pending_add(p, key); /* the user's terms must give it */
+			return 0;
+		}
 		return fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
-			    "term '%s' of %s needs a value from you (write %s=N)", key,
-			    pmu->name, key);
+			    "'?' is not a value: write %s=N", key);
+	}
 	if (parse_u64(v, vlen, &val))
 		return fail(p, -HPM_ERR_BAD_VALUE, pos + klen + 1, v, vlen,
 			    "'%.*s' is not a number for term '%s'", (int)vlen, v, key);
@@ -461,6 +485,8 @@ static int apply_term(struct parser *p, struct hpm_event *ev,
 		a->freq = 1;
 	} else {
 		int rc = hpm_pmu__set_term(pmu, key, val, a);
+		if (rc == 0)
+			pending_done(p, key);
 		if (rc == -HPM_ERR_UNKNOWN_TERM)
 			goto unknown;
 		if (rc)
@@ -488,8 +514,9 @@ unknown: {
 			so += (size_t)snprintf(p->err->suggest + so, sizeof(p->err->suggest) - so,
 					       "%s%s", i ? ", " : "", sg.best[i]);
 		return fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
-			    "PMU %s has no term or event '%s'%s%s", pmu->name, key,
-			    known[0] ? " (its terms: " : "", known[0] ? known : "");
+			    "PMU %s has no term or event '%s'%s%s%s", pmu->name, key,
+			    known[0] ? " (its terms: " : "", known[0] ? known : "",
+			    known[0] ? ")" : "");
 	}
 }
 
@@ -503,7 +530,9 @@ static int apply_terms(struct parser *p, struct hpm_event *ev,
 		while (j < len && terms[j] != ',')
 			j++;
 		if (j > i) {
-			int rc = apply_term(p, ev, pmu, terms + i, j - i, pos + i, from_alias);
+			/* errors inside an alias's own text point at the alias */
+			int rc = apply_term(p, ev, pmu, terms + i, j - i,
+					    from_alias ? pos : pos + i, from_alias);
 			if (rc)
 				return rc;
 		}
@@ -556,9 +585,16 @@ static int parse_pmu_event(struct parser *p, struct hpm_event *ev,
 	ev->kind = HPM_EV_PMU;
 	ev->attr.type = pmu->type;
 	snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu->name);
+	p->nr_pending = 0;
 	rc = apply_terms(p, ev, pmu, terms, (size_t)(end - terms), pos + plen + 1, false);
 	if (rc)
 		goto out;
+	if (p->nr_pending) {
+		rc = fail(p, -HPM_ERR_BAD_VALUE, pos, s, len,
+			  "this event of PMU %s needs a value for '%s': write %.*s,%s=N/",
+			  pmu->name, p->pending[0], (int)(end - s), s, p->pending[0]);
+		goto out;
+	}
 	{
 		const char *m = end + 1;
 		size_t mlen = len - (size_t)(m - s);
@@ -749,11 +785,16 @@ static int resolve_native(struct hpm_event *ev, const char *name)
 	ev->attr.config = e.config;
 	ev->attr.config1 = e.config1;
 	ev->attr.config2 = e.config2;
-	ev->attr.exclude_user = e.exclude_user;
-	ev->attr.exclude_kernel = e.exclude_kernel;
-	ev->attr.exclude_hv = e.exclude_hv;
-	ev->attr.precise_ip = e.precise_ip;
+	/* libpfm4 excludes what its default privilege levels leave out
+	 * (the hypervisor); keep its exclusions only when the name asked for
+	 * a level (":u", ":k"), as other events do */
 	ev->explicit_priv = e.exclude_user || e.exclude_kernel;
+	if (ev->explicit_priv) {
+		ev->attr.exclude_user = e.exclude_user;
+		ev->attr.exclude_kernel = e.exclude_kernel;
+		ev->attr.exclude_hv = e.exclude_hv;
+	}
+	ev->attr.precise_ip = e.precise_ip;
 	snprintf(ev->pmu, sizeof(ev->pmu), "%s", e.pmu);
 	return 0;
 }
@@ -782,15 +823,18 @@ static int parse_named(struct parser *p, struct hpm_event *ev,
 		ev->kind = ev->attr.type == PERF_TYPE_HARDWARE ? HPM_EV_GENERIC_HW
 			 : ev->attr.type == PERF_TYPE_SOFTWARE ? HPM_EV_SOFTWARE
 			 : HPM_EV_GENERIC_CACHE;
-		snprintf(ev->pmu, sizeof(ev->pmu), "%s",
-			 ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu");
+		if (ev->attr.type == PERF_TYPE_SOFTWARE ||
+		    hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)))
+			snprintf(ev->pmu, sizeof(ev->pmu), "%s",
+				 ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu");
 		goto mods;
 	}
 	if (parse_raw(name, nlen, &cfg) == 0) {
 		ev->kind = HPM_EV_RAW;
 		ev->attr.type = PERF_TYPE_RAW;
 		ev->attr.config = cfg;
-		snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+		if (hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)))
+			snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
 		goto mods;
 	}
 	/* 2. tracepoint subsys:name[:mods] */
@@ -805,7 +849,12 @@ static int parse_named(struct parser *p, struct hpm_event *ev,
 		}
 	}
 	/* 3. an alias of some PMU, written without the PMU */
+	p->nr_pending = 0;
 	rc = try_bare_alias(p, ev, s, nlen, pos);
+	if (rc == 0 && p->nr_pending)
+		return fail(p, -HPM_ERR_BAD_VALUE, pos, s, nlen,
+			    "event '%s' needs a value for '%s': write %s/%s,%s=N/", name,
+			    p->pending[0], ev->pmu, name, p->pending[0]);
 	if (rc == 0)
 		goto mods;
 	if (rc != -ENOENT)

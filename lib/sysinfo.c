@@ -196,7 +196,7 @@ static const struct arm_name arm_names[] = {
 	{ 0x50, 0xfff, "APM" },        { 0x51, 0xfff, "Qualcomm" },
 	{ 0x61, 0xfff, "Apple" },      { 0xc0, 0xfff, "Ampere" },
 	/* Implementer 0 is reserved for software: QEMU's "max" CPU. */
-	{ 0x00, 0xfff, "software-defined (emulator)" },
+	{ 0x00, 0xfff, "software-defined" },
 };
 
 static void arm_describe(struct hpm_sysinfo *si)
@@ -774,9 +774,11 @@ static void probe_rdpmc(struct hpm_sysinfo *si)
 		si->rdpmc = HPM_UNKNOWN;
 		si->rdpmc_err = -errno;
 	} else {
-		const struct perf_event_mmap_page *pc = m;
+		const volatile struct perf_event_mmap_page *pc = m;
 		spin(); /* the page is refreshed when the event is scheduled */
-		si->rdpmc = pc->cap_user_rdpmc ? HPM_YES : HPM_NO;
+		/* arm64 sets the capability even when kernel.perf_user_access
+		 * forbids the reads; an index of 0 says so. */
+		si->rdpmc = pc->cap_user_rdpmc && pc->index ? HPM_YES : HPM_NO;
 		munmap(m, (size_t)page);
 	}
 	close(fd);

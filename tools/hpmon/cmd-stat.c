@@ -911,6 +911,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			const struct hpm_event *ev = hpm_evlist__event(list, i);
 			snprintf(r.ev[i].name, sizeof(r.ev[i].name), "%s", hpm_event__name(ev));
 			r.ev[i].clock = hpm_event__is_clock(ev);
+			r.ev[i].type = hpm_event__attr(ev)->type;
+			r.ev[i].config = hpm_event__attr(ev)->config;
 			r.ev[i].unit = hpm_event__unit(ev);
 			r.ev[i].scale = hpm_event__scale(ev);
 		}

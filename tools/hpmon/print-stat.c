@@ -4,6 +4,8 @@
  * and hpmon's JSON. Nothing here measures.
  */
 #include <math.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,13 +36,58 @@ static double scaled(const struct stat_event *e, const struct hpm_count *c)
 	return hpm_count__scaled(c) * e->scale;
 }
 
-/* The metric perf prints after '#': CPUs utilized for clocks, a rate else. */
+/* The generic hardware event @config of @r with its count in the same
+ * breakdown row as @c (rows hold the counts in event order). */
+static const struct hpm_count *partner(const struct stat_report *r,
+				       const struct stat_event *e,
+				       const struct hpm_count *c, uint64_t config)
+{
+	ptrdiff_t at = e - r->ev; /* c is ev[at].c or a row's c[at] */
+	const struct hpm_count *base = c - at;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		const struct stat_event *o = &r->ev[i];
+		const struct hpm_count *oc = (c == &e->c) ? &o->c : &base[i];
+		if (o->type == PERF_TYPE_HARDWARE && o->config == config && !oc->err &&
+		    oc->running)
+			return oc;
+	}
+	return NULL;
+}
+
+/*
+ * The metric perf prints after '#': insn per cycle, branch and cache miss
+ * ratios and GHz where the partner event was counted too, CPUs utilized
+ * for clocks, a rate otherwise.
+ */
 static bool metric(const struct stat_report *r, const struct stat_event *e,
 		   const struct hpm_count *c, double *val, const char **unit)
 {
 	double secs = 0;
+	const struct hpm_count *o = NULL;
 	if (c->err || !c->running)
 		return false;
+	if (e->type == PERF_TYPE_HARDWARE) {
+		switch (e->config) {
+		case PERF_COUNT_HW_INSTRUCTIONS:
+			o = partner(r, e, c, PERF_COUNT_HW_CPU_CYCLES);
+			*unit = "insn per cycle";
+			break;
+		case PERF_COUNT_HW_BRANCH_MISSES:
+			o = partner(r, e, c, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+			*unit = "of all branches";
+			break;
+		case PERF_COUNT_HW_CACHE_MISSES:
+			o = partner(r, e, c, PERF_COUNT_HW_CACHE_REFERENCES);
+			*unit = "of all cache refs";
+			break;
+		}
+		if (o && hpm_count__scaled(o) > 0) {
+			*val = hpm_count__scaled(c) / hpm_count__scaled(o);
+			if (e->config != PERF_COUNT_HW_INSTRUCTIONS)
+				*val *= 100.0;
+			return true;
+		}
+	}
 	if (e->clock) {
 		double wall = r->interval ? (double)r->span_ns : (double)r->elapsed_ns;
 		if (wall <= 0)
@@ -59,6 +106,11 @@ static bool metric(const struct stat_report *r, const struct stat_event *e,
 	if (secs <= 0)
 		return false;
 	double rate = scaled(e, c) / secs;
+	if (e->type == PERF_TYPE_HARDWARE && e->config == PERF_COUNT_HW_CPU_CYCLES) {
+		*val = rate / 1e9;
+		*unit = "GHz";
+		return true;
+	}
 	if (rate >= 1e9) { *val = rate / 1e9; *unit = "G/sec"; }
 	else if (rate >= 1e6) { *val = rate / 1e6; *unit = "M/sec"; }
 	else if (rate >= 1e3) { *val = rate / 1e3; *unit = "K/sec"; }

@@ -18,6 +18,8 @@ enum stat_fmt { FMT_HUMAN, FMT_CSV, FMT_JSON };
 
 struct stat_event {
 	char name[160];       /* display name (":u" appended on fallback) */
+	uint32_t type;        /* perf_event_attr type and config, to pair */
+	uint64_t config;      /* events for perf's derived columns */
 	bool clock;           /* task-clock/cpu-clock: shown in msec */
 	const char *unit;     /* sysfs unit ("Joules") or "" */
 	double scale;         /* sysfs scale */
