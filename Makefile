@@ -45,8 +45,12 @@ fuzz: deps
 demo: build
 	scripts/demo
 
+# The prefix is configured (not only given to --install) so that
+# libhpmon.pc names where the files really are.
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) >/dev/null
+	cmake --install $(BUILD)
 
 # Static aarch64 build for the guest lane: build-aarch64/hpmon
 aarch64:

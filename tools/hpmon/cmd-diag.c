@@ -237,6 +237,19 @@ static const char *tristate(enum hpm_tristate t)
 	return t == HPM_YES ? "yes" : t == HPM_NO ? "no" : "unknown";
 }
 
+/* Why rdpmc is not available (si->rdpmc is HPM_NO). */
+static const char *rdpmc_why(const struct hpm_sysinfo *si, char *buf, size_t len)
+{
+	if (si->rdpmc_err == -ENODEV)
+		return "no hardware PMU";
+	if (si->rdpmc_err) {
+		snprintf(buf, len, "a hardware event cannot be opened (%s)",
+			 strerror(-si->rdpmc_err));
+		return buf;
+	}
+	return "disabled";
+}
+
 static void print_int(const char *label, int v, const char *suffix)
 {
 	if (v == UNKNOWN)
@@ -281,13 +294,8 @@ static void print_text(const struct hpm_sysinfo *si, const struct problems *ps)
 		       si->nmi_watchdog ? "on (holds a counter)" : "off");
 	if (si->rdpmc == HPM_YES)
 		printf("%-22s available\n", "rdpmc:");
-	else if (si->rdpmc == HPM_NO && si->rdpmc_err == -ENODEV)
-		printf("%-22s no: no hardware PMU\n", "rdpmc:");
-	else if (si->rdpmc == HPM_NO && si->rdpmc_err)
-		printf("%-22s no: a hardware event cannot be opened (%s)\n", "rdpmc:",
-		       strerror(-si->rdpmc_err));
 	else if (si->rdpmc == HPM_NO)
-		printf("%-22s no: disabled\n", "rdpmc:");
+		printf("%-22s no: %s\n", "rdpmc:", rdpmc_why(si, buf, sizeof(buf)));
 	else if (si->rdpmc_sysfs != UNKNOWN)
 		printf("%-22s sysfs rdpmc=%d (not probed)\n", "rdpmc:", si->rdpmc_sysfs);
 	else
@@ -333,7 +341,7 @@ static void json_tristate(struct json *j, const char *key, enum hpm_tristate t)
 static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
 {
 	struct json j;
-	char buf[32];
+	char buf[32], why[160];
 
 	json_init(&j, stdout, true);
 	json_obj_open(&j, NULL);
@@ -389,10 +397,10 @@ static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
 	json_obj_open(&j, "rdpmc");
 	json_tristate(&j, "available", si->rdpmc);
 	json_fact(&j, "sysfs", si->rdpmc_sysfs);
-	if (si->rdpmc_err)
-		json_str(&j, "error", strerror(-si->rdpmc_err));
+	if (si->rdpmc == HPM_NO)
+		json_str(&j, "why_not", rdpmc_why(si, why, sizeof(why)));
 	else
-		json_null(&j, "error");
+		json_null(&j, "why_not");
 	json_obj_close(&j);
 
 	json_arr_open(&j, "pmus");

@@ -113,6 +113,38 @@ static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * Open @a as hpmon stat would: on this thread, user mode only when
+ * perf_event_paranoid demands it; on CPU 0 for a PMU that only counts whole
+ * CPUs (uncore, energy), which sets @system. An fd or -errno.
+ */
+static int open_here(const struct lister *l, struct perf_event_attr *a,
+		     bool *system)
+{
+	a->disabled = 1;
+	a->inherit = 0;
+	if (l->exclude_kernel) {
+		a->exclude_kernel = 1;
+		a->exclude_hv = 1;
+	}
+	int fd = perf_open(a, 0, -1);
+	if (fd == -EINVAL && l->exclude_kernel) {
+		/* PMUs that cannot filter by mode (msr) refuse the exclusion:
+		 * without it, the kernel says whether paranoid allows them. */
+		a->exclude_kernel = 0;
+		a->exclude_hv = 0;
+		fd = perf_open(a, 0, -1);
+	}
+	if (fd == -EINVAL || fd == -EOPNOTSUPP) {
+		int fd2 = perf_open(a, -1, 0);
+		if (fd2 >= 0 || fd2 == -EACCES || fd2 == -EPERM) {
+			fd = fd2;
+			*system = true;
+		}
+	}
+	return fd;
+}
+
 /* A breakpoint needs an address: a variable of our own does. */
 static int bp_target;
 
@@ -149,25 +181,12 @@ static bool probe(struct lister *l, const struct hpm_catalog_entry *e,
 	for (size_t i = 0; ok && i < hpm_evlist__count(list); i++) {
 		const struct hpm_event *ev = hpm_evlist__event(list, i);
 		struct perf_event_attr a = *hpm_event__attr(ev);
-		a.disabled = 1;
-		a.inherit = 0;
-		if (l->exclude_kernel) {
-			a.exclude_kernel = 1;
-			a.exclude_hv = 1;
-		}
-		int fd = perf_open(&a, 0, -1);
 		bool system = false;
-		if (fd == -EINVAL || fd == -EOPNOTSUPP) {
-			/* uncore and energy PMUs count whole CPUs, never a task */
-			int fd2 = perf_open(&a, -1, 0);
-			if (fd2 >= 0 || fd2 == -EACCES || fd2 == -EPERM) {
-				fd = fd2;
-				system = true;
-				*how = ", system-wide only: -a";
-			}
-		}
+		int fd = open_here(l, &a, &system);
 		if (fd >= 0) {
 			close(fd);
+			if (system)
+				*how = ", system-wide only: -a";
 			continue;
 		}
 		advice_open(l->ctx, ev, fd, system, advice, len);
@@ -189,9 +208,9 @@ static void print_line(struct lister *l, const struct hpm_catalog_entry *e,
 	if (!l->kind || strcmp(l->kind, kind) ||
 	    (!strcmp(kind, "pmu") && strcmp(l->pmu, e->pmu))) {
 		if (!strcmp(kind, "pmu"))
-			printf("%sPMU events of %s:\n", l->shown ? "\n" : "", e->pmu);
+			printf("%sPMU events of %s:\n", l->kind ? "\n" : "", e->pmu);
 		else
-			printf("%s%s:\n", l->shown ? "\n" : "", section_title(kind));
+			printf("%s%s:\n", l->kind ? "\n" : "", section_title(kind));
 		l->kind = kind;
 		snprintf(l->pmu, sizeof(l->pmu), "%s", e->pmu);
 	}
