@@ -504,11 +504,11 @@ static const char *const uncounted_pmus[] = {
  * caps/ files stating a PMU's counters. No mainline driver has them as of
  * Linux 6.18 (Intel caps/ holds pmu_name, max_precise, branches; arm64
  * holds slots, bus_slots, bus_width: none of them counters), so a core
- * PMU's counters are usually probed or read from CPUID; the names are
- * read first so a driver that adds them is believed.
+ * PMU's counters are usually probed or read from CPUID; they are read
+ * first so a driver that adds them is believed.
  */
-static const char *const caps_general[] = { "num_counters" };
-static const char *const caps_fixed[] = { "num_counters_fixed" };
+#define CAPS_GENERAL "caps/num_counters"
+#define CAPS_FIXED "caps/num_counters_fixed"
 
 struct pmu_list {
 	const struct hpm_ctx *ctx;
@@ -525,24 +525,19 @@ static int count_alias(const char *pmu, const char *alias, const char *terms,
 	return 0;
 }
 
-static int caps_int(const struct hpm_ctx *ctx, const char *pmu,
-		    const char *const *names, size_t nr)
+/* "bus/event_source/devices/<pmu>/<file>", relative to the sysfs root. */
+static const char *pmu_file(char *buf, size_t len, const char *pmu,
+			    const char *file)
 {
-	char rel[PATH_MAX];
-	for (size_t i = 0; i < nr; i++) {
-		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/caps/%s",
-			 pmu, names[i]);
-		int v = read_int(ctx->sysfs, rel);
-		if (v != UNKNOWN && v >= 0)
-			return v;
-	}
-	return UNKNOWN;
+	snprintf(buf, len, "bus/event_source/devices/%s/%s", pmu, file);
+	return buf;
 }
 
 static int add_pmu(const char *name, void *arg)
 {
 	struct pmu_list *l = arg;
 	struct hpm_sysinfo *si = l->si;
+	const char *sysfs = l->ctx->sysfs;
 	struct hpm_pmu_info *p;
 	struct hpm_pmu pmu;
 	char rel[PATH_MAX];
@@ -560,36 +555,28 @@ static int add_pmu(const char *name, void *arg)
 	p = &si->pmus[si->nr_pmus];
 	memset(p, 0, sizeof(*p));
 	copy_str(p->name, sizeof(p->name), name);
-	p->type = -1;
-	p->max_precise = p->nr_general = p->nr_fixed = UNKNOWN;
-	p->source = HPM_COUNTERS_UNKNOWN;
 	if (hpm_pmu__load(l->ctx, name, &pmu) == 0) {
 		p->type = (int)pmu.type;
 		p->core = pmu.core;
 	} else {
-		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/type", name);
-		p->type = read_int(l->ctx->sysfs, rel);
-		if (p->type == UNKNOWN)
-			p->type = -1;
-		p->core = hpm_pmu__is_core(l->ctx, name);
+		p->type = -1; /* no readable type: not a PMU perf can open */
+		p->core = false;
 	}
-	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/cpus", name);
-	read_str(l->ctx->sysfs, rel, p->cpus, sizeof(p->cpus));
-	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/caps/pmu_name", name);
-	read_str(l->ctx->sysfs, rel, p->caps_name, sizeof(p->caps_name));
-	snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/caps/max_precise", name);
-	p->max_precise = read_int(l->ctx->sysfs, rel);
+	read_str(sysfs, pmu_file(rel, sizeof(rel), name, "cpus"), p->cpus, sizeof(p->cpus));
+	read_str(sysfs, pmu_file(rel, sizeof(rel), name, "caps/pmu_name"), p->caps_name,
+		 sizeof(p->caps_name));
+	p->max_precise = read_int(sysfs, pmu_file(rel, sizeof(rel), name, "caps/max_precise"));
 	hpm_pmu__foreach_alias(l->ctx, name, count_alias, &p->nr_aliases);
 
+	p->source = HPM_COUNTERS_UNKNOWN;
 	for (size_t i = 0; i < sizeof(uncounted_pmus) / sizeof(uncounted_pmus[0]); i++)
 		if (!strcmp(name, uncounted_pmus[i]))
 			p->source = HPM_COUNTERS_NONE;
-	p->nr_general = caps_int(l->ctx, name, caps_general,
-				 sizeof(caps_general) / sizeof(caps_general[0]));
+	p->nr_general = read_int(sysfs, pmu_file(rel, sizeof(rel), name, CAPS_GENERAL));
+	p->nr_fixed = UNKNOWN;
 	if (p->nr_general != UNKNOWN) {
 		p->source = HPM_COUNTERS_CAPS;
-		p->nr_fixed = caps_int(l->ctx, name, caps_fixed,
-				       sizeof(caps_fixed) / sizeof(caps_fixed[0]));
+		p->nr_fixed = read_int(sysfs, pmu_file(rel, sizeof(rel), name, CAPS_FIXED));
 	}
 	if (p->core)
 		si->nr_core_pmus++;
@@ -854,9 +841,8 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 	for (size_t i = 0; i < si->nr_pmus && si->rdpmc_sysfs == UNKNOWN; i++) {
 		if (!si->pmus[i].core)
 			continue;
-		snprintf(rel, sizeof(rel), "bus/event_source/devices/%s/rdpmc",
-			 si->pmus[i].name);
-		si->rdpmc_sysfs = read_int(ctx->sysfs, rel);
+		si->rdpmc_sysfs = read_int(ctx->sysfs, pmu_file(rel, sizeof(rel),
+								  si->pmus[i].name, "rdpmc"));
 	}
 	if (flags & HPM_SYSINFO_PROBE_RDPMC)
 		probe_rdpmc(si);

@@ -285,3 +285,28 @@ EOF2
 have_perf() {
 	command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1
 }
+
+# retry N FUNC [ARGS...]: run FUNC in a subshell (so that fail() ends only
+# that attempt) until it succeeds, at most N times; fail after the last.
+# For checks that compare exact page-fault counts of separate runs: with
+# randomisation off a run faults the same pages every time, but a test
+# running next to others now and then sees one fault more (a page-cache
+# page briefly locked by another process is skipped by fault-around and
+# faulted on its own later). Extra faults only ever add, so a pass is a
+# pass, and a real miscount fails every attempt.
+retry() {
+	local n=$1 i rc
+	shift
+	for ((i = 1; i <= n; i++)); do
+		set +e
+		(
+			set -e
+			"$@"
+		)
+		rc=$?
+		set -e
+		[ "$rc" -ne 0 ] || return 0
+		[ "$i" -eq "$n" ] || note "attempt $i of $n failed, trying again"
+	done
+	fail "$1 failed $n times"
+}

@@ -20,12 +20,14 @@ run() {
 	cp "$E2E_TMP/out" "$E2E_TMP/$mode-$n.map"
 }
 
-for mode in total per-thread per-process; do
-	run "$mode" $N1
-	run "$mode" $N2
-done
-
-python3 - "$E2E_TMP" $T $P $N1 $N2 <<'PY' || fail "see above"
+# check: run every mode with N1 and N2, and compare.
+check() {
+	local mode
+	for mode in total per-thread per-process; do
+		run "$mode" $N1
+		run "$mode" $N2
+	done
+	python3 - "$E2E_TMP" $T $P $N1 $N2 <<'PY' || fail "see above"
 import json, sys
 
 tmp, T, P, N1, N2 = sys.argv[1], *map(int, sys.argv[2:])
@@ -138,18 +140,38 @@ for e in errors:
     print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if errors else 0)
 PY
+}
+retry 3 check
 
 # The CSV form of --per-thread: a COMM-TID column first, as perf prints it,
-# and the same counts as the JSON of the same (deterministic) run.
-hpm_norand_ok stat --per-thread -x, -o "$E2E_TMP/pt.csv" -e page-faults -- \
-	"$WORKLOADS/threads" $T $P $N1
-while read -r kind idx pid tid pages; do
-	[ "$kind" = main ] && continue
-	line=$(grep -E "^$kind-$idx-$tid," "$E2E_TMP/pt.csv") ||
-		fail "no CSV line for $kind-$idx-$tid in: $(cat "$E2E_TMP/pt.csv")"
-	want=$(json "$E2E_TMP/per-thread-$N1.json" \
-		"[int(event(t, 'page-faults')['count']) for t in j['threads'] if t['comm'] == '$kind-$idx'][0]")
-	expect_eq "CSV page-faults of $kind-$idx" "$want" "$(echo "$line" | cut -d, -f2)"
-	expect_eq "CSV fields of $kind-$idx" 8 "$(echo "$line" | awk -F, '{ print NF }')"
-done <"$E2E_TMP/out"
+# and the same counts as the JSON of a run with the same N. The CSV of
+# --per-process: COMM-PID first.
+csv_rows() {
+	local kind idx pid tid pages line want
+	hpm_norand_ok stat --per-thread -x, -o "$E2E_TMP/pt.csv" -e page-faults -- \
+		"$WORKLOADS/threads" $T $P $N1
+	while read -r kind idx pid tid pages; do
+		[ "$kind" = main ] && continue
+		line=$(grep -E "^$kind-$idx-$tid," "$E2E_TMP/pt.csv") ||
+			fail "no CSV line for $kind-$idx-$tid in: $(cat "$E2E_TMP/pt.csv")"
+		want=$(json "$E2E_TMP/per-thread-$N1.json" \
+			"[int(event(t, 'page-faults')['count']) for t in j['threads'] if t['comm'] == '$kind-$idx'][0]")
+		expect_eq "CSV page-faults of $kind-$idx" "$want" "$(echo "$line" | cut -d, -f2)"
+		expect_eq "CSV fields of $kind-$idx" 8 "$(echo "$line" | awk -F, '{ print NF }')"
+	done <"$E2E_TMP/out"
+	expect_eq "CSV lines of --per-thread" $((1 + T + P)) "$(grep -c ',page-faults,' "$E2E_TMP/pt.csv")"
+
+	hpm_norand_ok stat --per-process -x, -o "$E2E_TMP/pp.csv" -e page-faults -- \
+		"$WORKLOADS/threads" $T $P $N1
+	while read -r kind idx pid tid pages; do
+		[ "$kind" = child ] || continue
+		line=$(grep -E "^$kind-$idx-$pid," "$E2E_TMP/pp.csv") ||
+			fail "no CSV line for $kind-$idx-$pid in: $(cat "$E2E_TMP/pp.csv")"
+		want=$(json "$E2E_TMP/per-process-$N1.json" \
+			"[int(event(p, 'page-faults')['count']) for p in j['processes'] if p['comm'] == '$kind-$idx'][0]")
+		expect_eq "--per-process CSV page-faults of $kind-$idx" "$want" "$(echo "$line" | cut -d, -f2)"
+	done <"$E2E_TMP/out"
+	expect_eq "CSV lines of --per-process" $((1 + P)) "$(grep -c ',page-faults,' "$E2E_TMP/pp.csv")"
+}
+retry 3 csv_rows
 echo "PASS: $E2E_NAME"

@@ -59,6 +59,19 @@ static int is_hw(const struct hpm_event *ev)
 	       a->type == PERF_TYPE_RAW || hpm_event__kind(ev) == HPM_EV_NATIVE;
 }
 
+/* An event of a PMU that counts the machine, not tasks (msr, power ...). */
+static int is_uncore(struct hpm_ctx *ctx, const struct hpm_event *ev)
+{
+	char path[512];
+	const char *pmu = hpm_event__pmu(ev);
+	if (hpm_event__kind(ev) != HPM_EV_PMU || hpm_event__attr(ev)->type < PERF_TYPE_MAX ||
+	    !strncmp(pmu, "cpu", 3))
+		return 0;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus",
+		 hpm_ctx__sysfs_root(ctx), pmu);
+	return access(path, F_OK) != 0; /* Arm core PMUs list their CPUs */
+}
+
 void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 		 int system, char *buf, size_t len)
 {
@@ -73,11 +86,17 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 				 "permission denied: system-wide counting needs perf_event_paranoid <= 0 "
 				 "(it is %d): run 'sysctl -w kernel.perf_event_paranoid=0' as root, "
 				 "or give hpmon CAP_PERFMON", par);
-		else if (!a->exclude_kernel)
+		else if (!a->exclude_kernel && !is_uncore(ctx, ev))
 			snprintf(buf, len,
 				 "permission denied: counting kernel mode needs perf_event_paranoid <= 1 "
 				 "(it is %d): add ':u' to count user mode only, or run "
 				 "'sysctl -w kernel.perf_event_paranoid=1' as root", par);
+		else if (!a->exclude_kernel)
+			/* uncore-like PMUs (msr, power ...) cannot filter by mode */
+			snprintf(buf, len,
+				 "permission denied: PMU %s counts the whole machine, which needs "
+				 "perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON",
+				 hpm_event__pmu(ev), par);
 		else
 			snprintf(buf, len,
 				 "permission denied (perf_event_paranoid is %d): watching another "
