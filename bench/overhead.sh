@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Measurement overhead on a CPU-bound command: its wall-clock time run
-# bare, under `hpmon stat` and under `perf stat`, timed by hyperfine, and
-# the ratios to the bare run.
+# Measurement overhead on a CPU-bound command: its wall-clock and CPU time
+# (user + sys, the tool's own included) run bare, under `hpmon stat` and
+# under `perf stat`, timed by hyperfine, and the ratios to the bare run.
+# Run it on an idle machine: wall-clock ratios of a 1 s command on a busy
+# one move by tens of percent either way.
 #
 #   bench/overhead.sh [HPMON]    HPMON defaults to build/hpmon
 #   RUNS=N                       runs per command (default 20)
@@ -44,7 +46,10 @@ import json, sys
 res = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 bare = res["bare"]["median"]
 print("workload: %s" % sys.argv[2])
+bare_cpu = res["bare"]["user"] + res["bare"]["system"]
 for name in ("bare", "hpmon", "perf"):
     m = res[name]["median"]
-    print("%-6s median %9.3f ms  ratio to bare %.4f" % (name, m * 1e3, m / bare))
+    cpu = res[name]["user"] + res[name]["system"]
+    print("%-6s wall median %9.3f ms  ratio %.4f   CPU mean %9.3f ms  ratio %.4f"
+          % (name, m * 1e3, m / bare, cpu * 1e3, cpu / bare_cpu))
 PY

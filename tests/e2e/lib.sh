@@ -12,6 +12,11 @@
 # expected and what it got. It says "SKIP: why" and exits 0 only where the
 # machine cannot run it at all (see skip()).
 
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	echo "lib.sh holds the helpers of the e2e tests; source it from one"
+	exit 0
+fi
+
 # errexit: a helper that fails inside $(...) fails the test too.
 set -eu
 set -o pipefail
@@ -207,6 +212,7 @@ descendant() {
 			fi
 			next="$next $(pgrep -P "$p" || true)"
 		done
+		# shellcheck disable=SC2086,SC2116 # squeeze the list's blanks
 		todo=$(echo $next)
 	done
 	return 1

@@ -31,6 +31,7 @@ head -c 1048576 /dev/urandom >"$E2E_TMP/in"
 timeout 30 "$HPMON" stat -e task-clock -- cat <"$E2E_TMP/in" >"$E2E_TMP/copy" 2>"$E2E_TMP/err" ||
 	fail "hpmon stat -- cat exited $?: $(cat "$E2E_TMP/err")"
 cmp -s "$E2E_TMP/in" "$E2E_TMP/copy" || fail "stdin did not reach stdout unchanged through a file"
+# shellcheck disable=SC2002 # a pipe, not a file, on purpose
 sum=$(cat "$E2E_TMP/in" | timeout 30 "$HPMON" stat -e task-clock -- cat 2>/dev/null | sha256sum)
 expect_eq "sha256 of stdin through pipes" "$(sha256sum <"$E2E_TMP/in")" "$sum"
 # An empty stdin is an empty stdout, and the stat output stays off stdout.
@@ -53,4 +54,18 @@ status=0
 wait "$top" || status=$?
 expect_eq "exit status of hpmon when its command gets SIGTERM" 143 "$status"
 expect_grep "counts printed after SIGTERM" 'task-clock' "$E2E_TMP/bg.err"
+
+# SIGTERM to hpmon itself reaches the command (as perf forwards it), and
+# hpmon still prints the counts and exits as the command did.
+bg timeout -k 5 30 "$HPMON" stat -e task-clock -- "$WORKLOADS/sleeper" 20000 \
+	>"$E2E_TMP/bg.out" 2>"$E2E_TMP/bg.err"
+top=$BG_PID
+wait_for "the sleeper under hpmon" 10 find_sleeper
+hpmon_pid=$(descendant "$top" hpmon)
+kill -TERM "$hpmon_pid"
+status=0
+wait "$top" || status=$?
+expect_eq "exit status of hpmon after SIGTERM to hpmon" 143 "$status"
+expect_grep "counts printed after SIGTERM to hpmon" 'task-clock' "$E2E_TMP/bg.err"
+[ ! -d /proc/"$SLEEPER" ] || fail "the command outlived hpmon's SIGTERM"
 echo "PASS: $E2E_NAME"

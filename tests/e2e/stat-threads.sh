@@ -147,10 +147,10 @@ retry 3 check
 # and the same counts as the JSON of a run with the same N. The CSV of
 # --per-process: COMM-PID first.
 csv_rows() {
-	local kind idx pid tid pages line want
+	local kind idx pid tid line want
 	hpm_norand_ok stat --per-thread -x, -o "$E2E_TMP/pt.csv" -e page-faults -- \
 		"$WORKLOADS/threads" $T $P $N1
-	while read -r kind idx pid tid pages; do
+	while read -r kind idx pid tid _; do
 		[ "$kind" = main ] && continue
 		line=$(grep -E "^$kind-$idx-$tid," "$E2E_TMP/pt.csv") ||
 			fail "no CSV line for $kind-$idx-$tid in: $(cat "$E2E_TMP/pt.csv")"
@@ -163,7 +163,7 @@ csv_rows() {
 
 	hpm_norand_ok stat --per-process -x, -o "$E2E_TMP/pp.csv" -e page-faults -- \
 		"$WORKLOADS/threads" $T $P $N1
-	while read -r kind idx pid tid pages; do
+	while read -r kind idx pid tid _; do
 		[ "$kind" = child ] || continue
 		line=$(grep -E "^$kind-$idx-$pid," "$E2E_TMP/pp.csv") ||
 			fail "no CSV line for $kind-$idx-$pid in: $(cat "$E2E_TMP/pp.csv")"
