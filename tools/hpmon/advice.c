@@ -73,15 +73,20 @@ static int is_uncore(struct hpm_ctx *ctx, const struct hpm_event *ev)
 }
 
 void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
-		 int system, char *buf, size_t len)
+		 int target, char *buf, size_t len)
 {
+	int system = target == ADVICE_SYSTEM;
 	const struct perf_event_attr *a = hpm_event__attr(ev);
 	int par = advice_paranoid(ctx);
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		if (system)
+		if (target == ADVICE_ATTACH)
+			snprintf(buf, len,
+				 "permission denied: counting a process you could not ptrace (another "
+				 "user's, or perf_event_paranoid %d > 2) needs CAP_PERFMON or root", par);
+		else if (system)
 			snprintf(buf, len,
 				 "permission denied: system-wide counting needs perf_event_paranoid <= 0 "
 				 "(it is %d): run 'sysctl -w kernel.perf_event_paranoid=0' as root, "

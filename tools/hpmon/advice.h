@@ -13,12 +13,19 @@ struct hpm_ctx;
 struct hpm_event;
 struct hpm_parse_error;
 
+/* What was being counted, for advice_open(). */
+enum advice_target {
+	ADVICE_COMMAND = 0, /* a command hpmon started */
+	ADVICE_SYSTEM = 1,  /* CPUs, system-wide */
+	ADVICE_ATTACH = 2,  /* existing processes or threads (-p, -t) */
+};
+
 /*
  * One line saying why @ev could not be opened (err = -errno) and what to do,
- * for a target that is system-wide (@system) or not.
+ * for a target of kind @target (enum advice_target).
  */
 void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
-		 int system, char *buf, size_t len);
+		 int target, char *buf, size_t len);
 
 /* Print a parse error of @spec with a caret under the bad spot. */
 void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e);
