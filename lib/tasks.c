@@ -39,7 +39,6 @@ struct trk_task {
 	struct hpm_count *counts; /* [nr_ev] final own counts */
 	bool *have;               /* [nr_ev] READ record seen */
 	unsigned *nreads;         /* [nr_ev] READ records seen (one per CPU) */
-	bool exit_pending;        /* EXIT seen, its READs maybe not yet */
 	uint64_t exit_time;
 };
 
@@ -54,8 +53,20 @@ struct trk_rec {
 	size_t off;    /* into the staging area */
 };
 
+/* A lifecycle event waiting to be reported: events are reported in time
+ * order, and an exit only once its READ records are in, so the ones after
+ * a pending exit wait for it. */
+struct trk_note {
+	enum hpm_task_event what;
+	uint64_t time;
+	size_t task;
+	struct hpm_task snap;     /* the task as it was then (comm changes) */
+};
+
 struct hpm_tracker {
 	int epfd;
+	struct trk_note *notes;
+	size_t nr_notes, notes_cap;
 	size_t mmap_len, data_len;
 	size_t nr_ev, nr_slots;
 	struct trk_buf *bufs;
@@ -156,6 +167,7 @@ void hpm_tracker__free(struct hpm_tracker *t)
 	free(t->tasks);
 	free(t->stage);
 	free(t->recs);
+	free(t->notes);
 	free(t);
 }
 
@@ -245,13 +257,24 @@ static uint64_t rec_time(const struct perf_event_header *h)
 	return t;
 }
 
-static void notify(struct hpm_session *s, enum hpm_task_event what,
-		   const struct trk_task *k, const struct perf_event_header *h,
-		   bool with_counts)
+static void notify(struct hpm_session *s, struct hpm_tracker *t,
+		   enum hpm_task_event what, const struct trk_task *k,
+		   const struct perf_event_header *h)
 {
-	if (s->task_fn)
-		s->task_fn(what, &k->t, rec_time(h), with_counts ? k->counts : NULL,
-			   s->task_arg);
+	if (!s->task_fn)
+		return;
+	if (t->nr_notes == t->notes_cap) {
+		size_t nc = t->notes_cap ? t->notes_cap * 2 : 64;
+		struct trk_note *v = realloc(t->notes, nc * sizeof(*v));
+		if (!v)
+			return; /* the trace loses a line; counts are unaffected */
+		t->notes = v;
+		t->notes_cap = nc;
+	}
+	t->notes[t->nr_notes++] = (struct trk_note){
+		.what = what, .time = rec_time(h), .task = (size_t)(k - t->tasks),
+		.snap = k->t,
+	};
 }
 
 static int handle(struct hpm_session *s, struct hpm_tracker *t,
@@ -282,7 +305,7 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		struct trk_task *parent = find_task(t, (pid_t)r->ptid);
 		if (parent)
 			memcpy(k->t.comm, parent->t.comm, sizeof(k->t.comm));
-		notify(s, HPM_TASK_FORK, k, h, false);
+		notify(s, t, HPM_TASK_FORK, k, h);
 		return 0;
 	}
 	case PERF_RECORD_COMM: {
@@ -297,7 +320,7 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		memcpy(k->t.comm, r->comm, n);
 		k->t.comm[n] = '\0';
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
-			notify(s, HPM_TASK_EXEC, k, h, false);
+			notify(s, t, HPM_TASK_EXEC, k, h);
 		return 0;
 	}
 	case PERF_RECORD_READ: {
@@ -334,8 +357,8 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		k->t.exit_ns = r->time;
 		k->t.exited = true;
 		/* the READ records follow EXIT: report the exit once they are in */
-		k->exit_pending = true;
 		k->exit_time = rec_time(h);
+		notify(s, t, HPM_TASK_EXIT, k, h);
 		return 0;
 	}
 	case PERF_RECORD_LOST: {
@@ -350,31 +373,36 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 }
 
 /*
- * Report exits whose READ records are all in (one per opened event and
- * CPU); with @final, every pending exit, with what can be known.
+ * Report waiting lifecycle events in time order, up to the first exit
+ * whose READ records (one per opened event and CPU) are not all in; with
+ * @final, all of them, with what can be known.
  */
 static void notify_exits(struct hpm_session *s, struct hpm_tracker *t, bool final)
 {
 	struct hpm_count *c = NULL;
-	for (size_t i = 0; i < t->nr; i++) {
-		struct trk_task *k = &t->tasks[i];
-		bool complete = true;
-		if (!k->exit_pending)
+	size_t done = 0;
+
+	for (; done < t->nr_notes; done++) {
+		struct trk_note *n = &t->notes[done];
+		struct trk_task *k = &t->tasks[n->task];
+		if (n->what != HPM_TASK_EXIT) {
+			s->task_fn(n->what, &n->snap, n->time, NULL, s->task_arg);
 			continue;
+		}
+		bool complete = true;
 		for (size_t ev = 0; ev < t->nr_ev; ev++)
 			if (!s->ev_err[ev] && k->nreads[ev] < t->nr_slots)
 				complete = false;
 		if (!complete && !final)
-			continue;
-		k->exit_pending = false;
-		if (!s->task_fn)
-			continue;
+			break;
 		if (!c && !(c = calloc(t->nr_ev, sizeof(*c))))
-			return;
+			break;
 		for (size_t ev = 0; ev < t->nr_ev; ev++)
-			hpm_session__read_task(s, ev, i, &c[ev]);
-		s->task_fn(HPM_TASK_EXIT, &k->t, k->exit_time, c, s->task_arg);
+			hpm_session__read_task(s, ev, n->task, &c[ev]);
+		s->task_fn(HPM_TASK_EXIT, &n->snap, n->time, c, s->task_arg);
 	}
+	memmove(t->notes, t->notes + done, (t->nr_notes - done) * sizeof(*t->notes));
+	t->nr_notes -= done;
 	free(c);
 }
 
