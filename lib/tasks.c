@@ -39,7 +39,6 @@ struct trk_task {
 	struct hpm_count *counts; /* [nr_ev] final own counts */
 	bool *have;               /* [nr_ev] READ record seen */
 	unsigned *nreads;         /* [nr_ev] READ records seen (one per CPU) */
-	uint64_t exit_time;
 };
 
 struct trk_buf {
@@ -357,7 +356,6 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		k->t.exit_ns = r->time;
 		k->t.exited = true;
 		/* the READ records follow EXIT: report the exit once they are in */
-		k->exit_time = rec_time(h);
 		notify(s, t, HPM_TASK_EXIT, k, h);
 		return 0;
 	}
