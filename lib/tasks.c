@@ -399,7 +399,8 @@ static void notify_exits(struct hpm_session *s, struct hpm_tracker *t, bool fina
 			hpm_session__read_task(s, ev, n->task, &c[ev]);
 		s->task_fn(HPM_TASK_EXIT, &n->snap, n->time, c, s->task_arg);
 	}
-	memmove(t->notes, t->notes + done, (t->nr_notes - done) * sizeof(*t->notes));
+	if (done && done < t->nr_notes)
+		memmove(t->notes, t->notes + done, (t->nr_notes - done) * sizeof(*t->notes));
 	t->nr_notes -= done;
 	free(c);
 }
