@@ -26,6 +26,8 @@
 #include "evlist-internal.h"
 #include "generic-internal.h"
 #include "pfm-internal.h"
+#include "location-internal.h"
+#include "preset-internal.h"
 
 struct parser {
 	struct hpm_evlist *list;
@@ -36,6 +38,7 @@ struct parser {
 	/* terms an alias leaves to the user ("cmask=?"), not yet given */
 	char pending[4][32];
 	unsigned nr_pending;
+	bool in_group;    /* the event being parsed is inside braces */
 };
 
 static void pending_add(struct parser *p, const char *key)
@@ -799,6 +802,61 @@ static int resolve_native(struct hpm_event *ev, const char *name)
 	return 0;
 }
 
+/*
+ * A PAPI preset (lib/preset.c): its terms resolved as events in place of
+ * @ev, named as lib/preset.c says; the terms of a derived preset form a
+ * group of their own unless they are already inside one.
+ */
+static int parse_preset(struct parser *p, struct hpm_event *ev, const char *s,
+			size_t len, size_t pos)
+{
+	struct hpm_preset_expansion *x = malloc(sizeof(*x));
+	size_t idx = (size_t)(ev - p->list->ev);
+	size_t leader = p->in_group ? ev->leader : idx;
+	int rc;
+
+	if (!x)
+		return -ENOMEM;
+	rc = hpm_preset__expand(p->list->ctx, s, len, x);
+	if (rc) {
+		rc = fail(p, rc, pos, s, len, "%s", x->msg);
+		snprintf(p->err->suggest, sizeof(p->err->suggest), "%s", x->suggest);
+		goto out;
+	}
+	for (unsigned i = 0; i < x->nr; i++) {
+		struct hpm_evlist *sub = NULL;
+		struct hpm_parse_error se;
+		struct hpm_event *dst;
+		char *name;
+
+		if (!strncmp(x->term[i].spec, "PAPI_", 5) ||
+		    hpm_evlist__parse(p->list->ctx, x->term[i].spec, &sub, &se) ||
+		    sub->nr != 1) {
+			rc = fail(p, sub ? -HPM_ERR_UNKNOWN_EVENT : se.err, pos, s, len,
+				  "%.*s is counted with '%s' here: %s", (int)len, s,
+				  x->term[i].spec, sub ? "not one event" : se.msg);
+			hpm_evlist__free(sub);
+			goto out;
+		}
+		dst = i ? append(p, x->term[i].name, strlen(x->term[i].name)) : &p->list->ev[idx];
+		name = strdup(x->term[i].name);
+		if (!dst || !name) {
+			free(name);
+			hpm_evlist__free(sub);
+			rc = p->err->err ? p->err->err : -ENOMEM;
+			goto out;
+		}
+		free(dst->name);
+		*dst = sub->ev[0];
+		dst->name = name; /* the sub-list keeps (and frees) its own */
+		dst->leader = leader;
+		hpm_evlist__free(sub);
+	}
+out:
+	free(x);
+	return rc;
+}
+
 /* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
 static int parse_named(struct parser *p, struct hpm_event *ev,
 		       const char *s, size_t len, size_t pos)
@@ -818,6 +876,9 @@ static int parse_named(struct parser *p, struct hpm_event *ev,
 	memcpy(name, s, nlen);
 	name[nlen] = '\0';
 
+	/* 0. PAPI presets */
+	if (!strncmp(name, "PAPI_", 5))
+		return parse_preset(p, ev, s, len, pos);
 	/* 1. generic names and raw codes take modifiers only */
 	if (hpm_generic__resolve(name, &ev->attr) == 0) {
 		ev->kind = ev->attr.type == PERF_TYPE_HARDWARE ? HPM_EV_GENERIC_HW
@@ -925,12 +986,21 @@ static int parse_event(struct parser *p, size_t leader)
 	if (!ev)
 		return p->err->err ? p->err->err : -ENOMEM;
 	ev->leader = leader == SIZE_MAX ? p->list->nr - 1 : leader;
+	p->in_group = leader != SIZE_MAX;
 	size_t ident = 0;
 	while (ident < len && is_ident_char(s[ident]))
 		ident++;
 	if (!strncmp(s, "mem:", 4))
 		rc = parse_breakpoint(p, ev, s, len, pos);
-	else if (ident < len && s[ident] == '/')
+	else if (!strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3)) {
+		/* executions of code, software counters: lib/location.c */
+		char msg[256];
+		size_t epos = 0;
+		rc = hpm__parse_program_event(ev, s, len, leader != SIZE_MAX, &epos, msg,
+					      sizeof(msg));
+		if (rc)
+			return fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
+	} else if (ident < len && s[ident] == '/')
 		rc = parse_pmu_event(p, ev, s, len, pos);
 	else
 		rc = parse_named(p, ev, s, len, pos);

@@ -34,7 +34,19 @@ struct hpm_session {
 	struct hpm_tracker *trk;
 	hpm_task_fn task_fn;
 	void *task_arg;
+	/* Location events (lib/location.c) and the markers area the program
+	 * publishes in (lib/markers.c). */
+	struct hpm_loc_state *loc;
+	char *lib_path, *debug_dir;
+	struct hpm_markers *markers;
+	bool marked;
+	bool stop_at_exec;     /* the tool calls hpm_session__complete_exec */
+	uint64_t open_ns;      /* CLOCK_MONOTONIC at open: sw: events' time */
 };
+
+/* The attr session.c opens event @i with (location events start here). */
+void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
+		       struct perf_event_attr *a);
 
 /* lib/tasks.c */
 int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out);

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "session-internal.h"
+#include "location-internal.h"
+#include "marker-internal.h"
 
 int hpm__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 			 int group_fd, unsigned long flags)
@@ -201,8 +203,19 @@ struct hpm_session *hpm_session__new(struct hpm_evlist *list,
 	s->list = list;
 	s->ctx = list->ctx;
 	s->target = opts->target;
-	s->track = opts->sz >= sizeof(*opts) && opts->track_tasks &&
-		   opts->target == HPM_TARGET_EXEC;
+	s->track = opts->sz >= offsetof(struct hpm_session_opts, lib_path) &&
+		   opts->track_tasks && opts->target == HPM_TARGET_EXEC;
+	if (opts->sz >= offsetof(struct hpm_session_opts, stop_at_exec) + sizeof(bool)) {
+		/* location events and the markers area (lib/location.c, markers.c) */
+		if ((opts->lib_path && !(s->lib_path = strdup(opts->lib_path))) ||
+		    (opts->debug_dir && !(s->debug_dir = strdup(opts->debug_dir)))) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		s->markers = opts->markers;
+		s->marked = opts->marked && opts->markers;
+		s->stop_at_exec = opts->stop_at_exec;
+	}
 	s->nr_ev = list->nr;
 	rc = setup_slots(s, opts);
 	if (rc)
@@ -228,6 +241,9 @@ void hpm_session__free(struct hpm_session *s)
 {
 	if (!s)
 		return;
+	hpm__loc_session_free(s);
+	free(s->lib_path);
+	free(s->debug_dir);
 	hpm_tracker__free(s->trk);
 	if (s->fd)
 		for (size_t i = 0; i < s->nr_ev * s->nr_slots; i++)
@@ -273,6 +289,12 @@ static void session_attr(const struct hpm_session *s, size_t i,
 		/* one event per CPU reports the tasks' lifecycle */
 		a->comm = a->task = a->comm_exec = sideband;
 	}
+}
+
+void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
+		       struct perf_event_attr *a)
+{
+	session_attr(s, i, sideband, a);
 }
 
 static int open_one(struct hpm_session *s, size_t i, size_t slot,
@@ -352,7 +374,16 @@ int hpm_session__open(struct hpm_session *s)
 		if (rc)
 			return rc;
 	}
+	s->open_ns = hpm__markers_now_ns();
 	for (size_t i = 0; i < s->nr_ev; i++) {
+		/* locations open once the program is known (lib/location.c);
+		 * sw: counters are read from the markers area */
+		if (hpm__event_is_location(&s->list->ev[i]))
+			continue;
+		if (hpm__event_is_marker(&s->list->ev[i])) {
+			s->ev_err[i] = s->markers ? 0 : -ENODATA;
+			continue;
+		}
 		int rc = open_event(s, i, nr_open == 0);
 		s->ev_err[i] = rc;
 		if (rc) {
@@ -368,7 +399,23 @@ int hpm_session__open(struct hpm_session *s)
 		}
 	}
 	s->opened = true;
+	int lrc = hpm__loc_session_open(s);
+	if (lrc)
+		return lrc;
 	return nr_open ? 0 : first_err;
+}
+
+int hpm_session__complete_exec(struct hpm_session *s)
+{
+	return hpm__loc_session_complete(s);
+}
+
+const char *hpm_session__event_message(const struct hpm_session *s, size_t idx)
+{
+	if (idx >= s->nr_ev)
+		return NULL;
+	const char *m = hpm__loc_session_message(s, idx);
+	return m ? m : hpm__markers_session_message(s, idx);
 }
 
 static int ioctl_all(struct hpm_session *s, unsigned long req)
@@ -440,6 +487,8 @@ static int read_slots(struct hpm_session *s, size_t idx, size_t from, size_t to,
 		out->err = s->ev_err[idx];
 		return 0;
 	}
+	if (hpm__markers_session_read(s, idx, from, to, out))
+		return 0; /* sw: counters, marked counts */
 	for (size_t slot = from; slot < to; slot++) {
 		int f = *fdp(s, idx, slot);
 		if (f < 0)
@@ -538,6 +587,9 @@ int hpm_session__read_task(struct hpm_session *s, size_t idx, size_t t,
 		out->err = s->ev_err[idx];
 		return 0;
 	}
+	const struct hpm_task *task = hpm_tracker__task(s->trk, t);
+	if (hpm__markers_session_read_task(s, idx, task->pid, task->tid, out))
+		return 0; /* sw: counters, marked counts: the thread's own */
 	size_t which = 0;
 	int rc = hpm_tracker__task_count(s->trk, t, idx, out);
 	if (rc || !out->err)

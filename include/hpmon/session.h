@@ -37,6 +37,24 @@ struct hpm_session_opts {
 	/* EXEC only: record fork/comm/exit and each task's final counts so
 	 * hpm_session__task* can break counts down per thread and process. */
 	bool track_tasks;
+	/* Location events (exec:): directories searched for the program's
+	 * shared libraries before its own and the system's (the value of
+	 * LD_LIBRARY_PATH the program runs with, ':'-separated), and the
+	 * root of separate debug files (default /usr/lib/debug). */
+	const char *lib_path;
+	const char *debug_dir;
+	/* The area the program publishes software counters (sw: events),
+	 * regions and marked counts in (<hpmon/counters.h>); NULL if none. */
+	struct hpm_markers *markers;
+	/* Report what the program's threads counted while marked
+	 * (hpm_mark()), not everything: needs @markers created with
+	 * .marked. exec: events cannot be limited so and report -EOPNOTSUPP. */
+	bool marked;
+	/* EXEC only: the caller lets the command exec and then calls
+	 * hpm_session__complete_exec(), which location events (exec:) need;
+	 * without it they fail to open (-EOPNOTSUPP) rather than stop the
+	 * command for nobody. */
+	bool stop_at_exec;
 };
 
 /* Counts of one event, summed over what the caller asked for. */
@@ -68,6 +86,38 @@ HPM_API void hpm_session__free(struct hpm_session *s);
 HPM_API int hpm_session__open(struct hpm_session *s);
 HPM_API int hpm_session__enable(struct hpm_session *s);
 HPM_API int hpm_session__disable(struct hpm_session *s);
+
+/*
+ * EXEC targets with location events (exec:...): the command is stopped at
+ * its exec so that breakpoints can be placed at the addresses the
+ * program is loaded at, before it runs one instruction. Call this right
+ * after letting the command exec (it waits for that): it resolves and
+ * opens the location events, then lets the command run. 0 when there is
+ * nothing to do; -ESRCH when the command ended without exec'ing. A tool
+ * that opens a session with location events on a command and never calls
+ * this leaves the command stopped.
+ */
+HPM_API int hpm_session__complete_exec(struct hpm_session *s);
+/*
+ * What went wrong with event @idx, in one sentence, when the library knows
+ * more than the error code says (a location that does not resolve: "no
+ * function 'foo' in /bin/prog or its libraries"), else NULL. Also, for a
+ * location event that opened, how it is counted ("breakpoint at
+ * 0x5555555551a9 (hpm_work in calls)"): see hpm_session__event_how().
+ */
+HPM_API const char *hpm_session__event_message(const struct hpm_session *s, size_t idx);
+/* How location event @idx is counted, or NULL for other events. */
+HPM_API const char *hpm_session__event_how(const struct hpm_session *s, size_t idx);
+
+/*
+ * Check the location events of @list against @program before starting it:
+ * every place exists, breakpoint slots suffice, uprobes are allowed. 0,
+ * or an error with @err filled like a parse error (position of the
+ * event in the list's text is not known: err->pos is 0, err->token the
+ * event). @lib_path as in struct hpm_session_opts.
+ */
+HPM_API int hpm_evlist__check_locations(const struct hpm_evlist *list, const char *program,
+					const char *lib_path, struct hpm_parse_error *err);
 
 /* Error of event @idx from open (0 if it opened). */
 HPM_API int hpm_session__event_error(const struct hpm_session *s, size_t idx);

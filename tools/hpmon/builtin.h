@@ -12,6 +12,10 @@ struct hpm_ctx;
 int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_list(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_record(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_report(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx);
 
 /* Exit codes of the tool itself (a measured command's own status passes
  * through unchanged, perf-style). */

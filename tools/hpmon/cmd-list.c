@@ -15,6 +15,8 @@
 #include <linux/perf_event.h>
 
 #include <hpmon/event.h>
+#include <hpmon/metric.h>
+#include <hpmon/preset.h>
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
@@ -28,6 +30,8 @@ struct list_opts {
 	bool probe;
 	bool tracepoints;
 	bool native;
+	bool presets;    /* --presets: PAPI presets instead of events */
+	bool metrics;    /* --metrics: the metrics and their groups */
 };
 
 /* What one `hpmon list` run carries from entry to entry. */
@@ -51,7 +55,9 @@ struct lister {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: hpmon list [PATTERN] [--json] [--no-probe] [--tracepoints] [--native]\n\n"
+		"usage: hpmon list [PATTERN] [--json] [--no-probe] [--tracepoints] [--native]\n"
+		"       hpmon list --presets [PATTERN] [--json] [--no-probe]\n"
+		"       hpmon list --metrics [PATTERN] [--json]\n\n"
 		"List the events this machine offers, each with whether it can be\n"
 		"opened here. PATTERN is a glob (sched:*, *cache*) or a substring of\n"
 		"the name; a pattern also searches tracepoints and native events.\n\n"
@@ -60,6 +66,8 @@ static void usage(FILE *f)
 		"  --no-probe      do not open each event to see if it works\n"
 		"  --tracepoints   include every tracepoint (thousands)\n"
 		"  --native        include libpfm4's native events of this CPU's PMUs\n"
+		"  --presets       PAPI's presets: each one's mapping here, or why none\n"
+		"  --metrics       the metrics `hpmon stat -M` computes here, by group\n"
 		"  -h, --help      show this help\n");
 }
 
@@ -305,6 +313,10 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
 			o->tracepoints = true;
 		} else if (!strcmp(a, "--native")) {
 			o->native = true;
+		} else if (!strcmp(a, "--presets")) {
+			o->presets = true;
+		} else if (!strcmp(a, "--metrics")) {
+			o->metrics = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 1;
@@ -323,6 +335,157 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
 	return 0;
 }
 
+/* ---- --presets ---- */
+
+static int preset_cb(const struct hpm_preset_info *p, void *arg)
+{
+	struct lister *l = arg;
+	const struct list_opts *o = l->o;
+	char advice[320] = "", reason[320] = "";
+	const char *how = "";
+	int supported = -1;
+
+	if (!matches(o->pattern, p->name) && !matches(o->pattern, p->mapping))
+		return 0;
+	if (!p->mapping[0]) {
+		supported = 0;
+		snprintf(advice, sizeof(advice), "%s", p->why);
+		snprintf(reason, sizeof(reason), "%s", p->why);
+	} else if (o->probe) {
+		struct hpm_catalog_entry e = { .name = p->name, .kind = "preset", .pmu = "",
+					       .desc = p->desc };
+		supported = probe(l, &e, advice, sizeof(advice), &how);
+		if (!supported)
+			short_reason(l, advice, reason, sizeof(reason));
+	}
+	l->shown++;
+	if (o->json) {
+		json_obj_open(&l->j, NULL);
+		json_str(&l->j, "name", p->name);
+		json_str(&l->j, "description", p->desc);
+		json_str(&l->j, "family", p->family[0] ? p->family : NULL);
+		json_str(&l->j, "mapping", p->mapping[0] ? p->mapping : NULL);
+		json_bool(&l->j, "derived", p->derived);
+		if (supported < 0)
+			json_null(&l->j, "supported");
+		else
+			json_bool(&l->j, "supported", supported);
+		json_str(&l->j, "reason", supported == 0 ? advice : NULL);
+		json_obj_close(&l->j);
+		return 0;
+	}
+	printf("  %-13s %-40s %s", p->name, p->mapping[0] ? p->mapping : "-", p->desc);
+	if (p->mapping[0] && p->family[0])
+		printf(" [%s%s]", p->family, p->derived ? ", derived" : "");
+	if (supported > 0)
+		printf("  (supported%s)\n", how);
+	else if (supported == 0)
+		printf("  (%s%s)\n", p->mapping[0] ? "not supported: " : "", reason);
+	else
+		printf("  (not probed)\n");
+	return 0;
+}
+
+static int list_presets(struct hpm_ctx *ctx, struct lister *l, bool live)
+{
+	char fam[32] = "?";
+	int rc;
+
+	hpm_family__detect(ctx, fam, sizeof(fam));
+	if (l->o->json) {
+		json_init(&l->j, stdout, true);
+		json_arr_open(&l->j, NULL);
+	} else {
+		printf("PAPI presets, as this machine counts them (processor family %s):\n", fam);
+	}
+	rc = hpm_preset__foreach(ctx, preset_cb, l);
+	if (l->o->json) {
+		json_arr_close(&l->j);
+		json_end(&l->j);
+	} else if (l->shown) {
+		if (l->nr_notes) {
+			printf("\nWhy presets are not supported:\n");
+			for (size_t i = 0; i < l->nr_notes; i++)
+				printf("  - %s\n", l->notes[i]);
+		}
+		if (!live)
+			printf("\nPresets were not opened: sysfs root %s is not this machine's\n",
+			       hpm_ctx__sysfs_root(ctx));
+	}
+	if (rc < 0) {
+		fprintf(stderr, "hpmon list: %s\n", hpm_strerror(rc));
+		return HPM_EXIT_FAIL;
+	}
+	if (!l->shown) {
+		fprintf(stderr, "hpmon list: no preset matches '%s'\n",
+			l->o->pattern ? l->o->pattern : "");
+		return HPM_EXIT_FAIL;
+	}
+	return HPM_EXIT_OK;
+}
+
+/* ---- --metrics ---- */
+
+static int list_metrics(struct hpm_ctx *ctx, struct lister *l)
+{
+	const struct list_opts *o = l->o;
+	struct hpm_metricset *ms = hpm_metricset__new(ctx, NULL);
+
+	if (!ms) {
+		fprintf(stderr, "hpmon list: cannot load the metrics: %s\n", strerror(errno));
+		return HPM_EXIT_FAIL;
+	}
+	if (o->json) {
+		json_init(&l->j, stdout, true);
+		json_arr_open(&l->j, NULL);
+	} else {
+		printf("Metrics for `hpmon stat -M GROUP|NAME` (processor family %s; from data/",
+		       hpm_metricset__family(ms));
+		for (size_t i = 0; i < hpm_metricset__nr_files(ms); i++)
+			printf("%s%s", i ? ", " : "", hpm_metricset__file(ms, i));
+		printf("):\n");
+	}
+	for (size_t i = 0; i < hpm_metricset__count(ms); i++) {
+		const struct hpm_metric *m = hpm_metricset__metric(ms, i);
+		struct hpm_parse_error err;
+		if (!matches(o->pattern, hpm_metric__name(m)) &&
+		    !matches(o->pattern, hpm_metric__groups(m)))
+			continue;
+		int rc = hpm_metricset__check(ms, m, &err);
+		l->shown++;
+		if (o->json) {
+			json_obj_open(&l->j, NULL);
+			json_str(&l->j, "name", hpm_metric__name(m));
+			json_str(&l->j, "groups", hpm_metric__groups(m));
+			json_str(&l->j, "formula", hpm_metric__formula(m));
+			json_str(&l->j, "form", hpm_metric_form__str(hpm_metric__form(m)));
+			json_str(&l->j, "unit", hpm_metric__unit(m));
+			json_str(&l->j, "description", hpm_metric__desc(m));
+			json_str(&l->j, "origin", hpm_metric__origin(m));
+			json_bool(&l->j, "resolves", rc == 0);
+			json_str(&l->j, "reason", rc ? err.msg : NULL);
+			json_obj_close(&l->j);
+			continue;
+		}
+		printf("  %-24s [%s] %s (%s%s%s)\n      = %s\n", hpm_metric__name(m),
+		       hpm_metric__groups(m), hpm_metric__desc(m),
+		       hpm_metric_form__str(hpm_metric__form(m)), hpm_metric__unit(m)[0] ? ", " : "",
+		       hpm_metric__unit(m), hpm_metric__formula(m));
+		if (rc)
+			printf("      n/a here: %s\n", err.msg);
+	}
+	if (o->json) {
+		json_arr_close(&l->j);
+		json_end(&l->j);
+	}
+	hpm_metricset__free(ms);
+	if (!l->shown) {
+		fprintf(stderr, "hpmon list: no metric matches '%s'\n", o->pattern ? o->pattern : "");
+		return HPM_EXIT_FAIL;
+	}
+	return HPM_EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
 {
 	struct list_opts o = { .probe = true };
@@ -330,6 +493,10 @@ int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
 
 	if (rc)
 		return rc > 0 ? HPM_EXIT_OK : HPM_EXIT_USAGE;
+	if (o.presets && o.metrics) {
+		fprintf(stderr, "hpmon list: --presets and --metrics exclude each other\n");
+		return HPM_EXIT_USAGE;
+	}
 
 	/* Only files: whether kernel mode may be counted, and tracefs. */
 	struct hpm_sysinfo_opts so = { .sz = sizeof(so) };
@@ -354,6 +521,12 @@ int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
 	bool live = !strcmp(hpm_ctx__sysfs_root(ctx), "/sys");
 	if (!live)
 		o.probe = false;
+	if (o.presets || o.metrics) {
+		int st = o.presets ? list_presets(ctx, l, live) : list_metrics(ctx, l);
+		free(l);
+		hpm_sysinfo__free(si);
+		return st;
+	}
 
 	unsigned flags = 0;
 	if (si->tracefs_readable && (o.tracepoints || o.pattern))

@@ -22,8 +22,13 @@
 #include "advice.h"
 #include "builtin.h"
 #include "stat.h"
+#include "stat-user.h"
 
 #define MAX_IDS 1024
+#define MAX_METRIC_ARGS 64
+/* How often counts are read to estimate the uncertainty of multiplexed
+ * ones (hpm_slices): at least this, more rarely when reading is slow. */
+#define SAMPLE_MS 10
 
 struct stat_opts {
 	char events[4096];
@@ -44,6 +49,15 @@ struct stat_opts {
 	bool trace;
 	bool no_big_num;
 	char **argv;
+	struct stat_user_opts user; /* exec:, sw:, --regions, --marked: stat-user.c */
+	/* metrics */
+	const char *mgroups[MAX_METRIC_ARGS];
+	size_t nr_mgroups;
+	const char *minline[MAX_METRIC_ARGS];
+	size_t nr_minline;
+	const char *mfiles[MAX_METRIC_ARGS];
+	size_t nr_mfiles;
+	bool per_second, per_kinst;
 };
 
 static const char stat_usage[] =
@@ -61,6 +75,13 @@ static const char stat_usage[] =
 	"      --per-thread       break counts down per thread\n"
 	"      --per-process      break counts down per process\n"
 	"  -A, --per-cpu, --no-aggr  break counts down per CPU (with -a)\n"
+	"  -M, --metrics GROUPS   metric groups or metrics to compute: ipc, branch, l1, l2,\n"
+	"                         tlb, memory, stalls, topdown, cost, software, ...\n"
+	"                         (GROUP:u counts their events in user mode only)\n"
+	"      --metric 'NAME = FORMULA'  compute a metric of your own\n"
+	"      --metrics-file FILE  metrics defined in FILE (docs/metrics.md)\n"
+	"      --per-second       the rate of every event per second\n"
+	"      --per-kinst        every event per thousand instructions\n"
 	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
 	"  -r, --repeat N         run the command N times; mean and relative error\n"
 	"  -x, --field-separator SEP  CSV output as perf stat -x prints it\n"
@@ -69,6 +90,7 @@ static const char stat_usage[] =
 	"      --append           append to the -o FILE\n"
 	"      --trace            print thread and process start, exec and exit with counts\n"
 	"      --no-big-num       no thousands separators\n"
+	STAT_USER_USAGE
 	"  -h, --help             this help\n"
 	"\n"
 	"Exit status: the command's own (128+N if signal N ended it); 127 if it could\n"
@@ -150,7 +172,17 @@ static int usage_error(const char *fmt, const char *arg)
 	return HPM_EXIT_USAGE;
 }
 
-enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG };
+enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
+       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST };
+
+/* Remember a metric option's value in @v. */
+static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
+{
+	if (*n >= MAX_METRIC_ARGS)
+		return usage_error("too many %s options", opt);
+	v[(*n)++] = arg;
+	return 0;
+}
 
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
@@ -172,6 +204,13 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric-groups", required_argument, NULL, 'M' },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+		{ "per-second", no_argument, NULL, OPT_PER_SECOND },
+		{ "per-kinst", no_argument, NULL, OPT_PER_KINST },
+		STAT_USER_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,7 +221,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (append_events(o, optarg))
@@ -223,6 +262,27 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_APPEND: o->append = true; break;
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_NO_BIG: o->no_big_num = true; break;
+		case 'M':
+			if (keep_arg(o->mgroups, &o->nr_mgroups, optarg, "-M"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRIC:
+			if (keep_arg(o->minline, &o->nr_minline, optarg, "--metric"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRICS_FILE:
+			if (keep_arg(o->mfiles, &o->nr_mfiles, optarg, "--metrics-file"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_PER_SECOND: o->per_second = true; break;
+		case OPT_PER_KINST: o->per_kinst = true; break;
+		case OPT_USER_REGIONS:
+		case OPT_USER_MARKED:
+		case OPT_USER_ENABLE:
+		case OPT_USER_DISABLE:
+			if (stat_user_option(&o->user, c, optarg))
+				return HPM_EXIT_USAGE;
+			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			return -1;
@@ -401,6 +461,12 @@ struct run {
 	 * (a thread that exits takes its /proc entry with it) */
 	char (*comms)[16];
 	pid_t *tgids;
+	/* metrics, and the uncertainty of multiplexed counts */
+	struct stat_metrics *sm;
+	struct hpm_slices *slices;
+	bool sample;            /* some event may be multiplexed: sample it */
+	uint64_t sample_ns;     /* how often */
+	struct stat_user *user; /* stat-user.c */
 };
 
 static void on_task(enum hpm_task_event what, const struct hpm_task *t,
@@ -462,8 +528,14 @@ static void remember_threads(struct run *run)
 
 static void free_rows(struct stat_report *r)
 {
-	for (size_t k = 0; k < r->nr_rows; k++)
+	for (size_t k = 0; k < r->nr_rows; k++) {
 		free(r->rows[k].c);
+		free(r->rows[k].mv);
+		free(r->rows[k].per_sec);
+		free(r->rows[k].per_kinst);
+		free(r->rows[k].dval);
+		free(r->rows[k].dc);
+	}
 	free(r->rows);
 	r->rows = NULL;
 	r->nr_rows = 0;
@@ -588,20 +660,64 @@ static void read_totals(struct run *run)
 		hpm_session__read(run->s, i, &run->r->ev[i].c);
 }
 
+/* Read every event once more for the uncertainty estimate (hpm_slices). */
+static void sample_counts(struct run *run)
+{
+	struct hpm_count c;
+	if (!run->sample)
+		return;
+	uint64_t t0 = now_ns();
+	for (size_t i = 0; i < run->r->nr_ev; i++)
+		if (hpm_session__read(run->s, i, &c) == 0)
+			hpm_slices__add(run->slices, i, &c);
+	/* keep the reading below 1% of the time */
+	uint64_t took = now_ns() - t0;
+	if (took * 100 > run->sample_ns)
+		run->sample_ns = took * 100;
+}
+
+/* Each event's uncertainty, for counts @c read at the end of the slices
+ * recorded (the totals, or one interval's deltas). */
+static void set_sigmas(struct run *run, const struct hpm_count *now)
+{
+	struct stat_report *r = run->r;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		if (run->sample)
+			hpm_slices__add(run->slices, i, &now[i]);
+		const struct hpm_count *c = &r->ev[i].c;
+		r->ev[i].sigma = run->sample ? hpm_slices__sigma(run->slices, i, c)
+					     : (c->running < c->enabled ? NAN : 0);
+	}
+}
+
+/* Everything computed from the counts before printing. */
+static void prepare(struct run *run)
+{
+	if (run->sm)
+		stat_metrics_compute(run->sm, run->r);
+}
+
 /* -I: print this interval's deltas and keep the totals for the next. */
 static void interval_tick(struct run *run, uint64_t start)
 {
 	struct stat_report *r = run->r;
-	struct hpm_count now;
+	struct hpm_count *now = calloc(r->nr_ev, sizeof(*now));
 	uint64_t t = now_ns();
 
-	if (t - start <= run->last_tick_ns + 1000000)
+	if (!now)
+		return;
+	if (t - start <= run->last_tick_ns + 1000000) {
+		free(now);
 		return; /* nothing new since the last line (within 1 ms) */
-	for (size_t i = 0; i < r->nr_ev; i++) {
-		hpm_session__read(run->s, i, &now);
-		delta(&r->ev[i].c, &now, &run->prev[i]);
-		run->prev[i] = now;
 	}
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		hpm_session__read(run->s, i, &now[i]);
+		delta(&r->ev[i].c, &now[i], &run->prev[i]);
+		run->prev[i] = now[i];
+	}
+	set_sigmas(run, now);
+	hpm_slices__restart(run->slices);
+	free(now);
 	if (r->agg != AGG_GLOBAL) {
 		collect_rows(run);
 		if (run->nr_prev_rows < r->nr_rows) {
@@ -626,6 +742,7 @@ static void interval_tick(struct run *run, uint64_t start)
 	r->interval_ns = (uint64_t)run->o->interval_ms * 1000000ull;
 	r->span_ns = t - start - run->last_tick_ns;
 	run->last_tick_ns = t - start;
+	prepare(run);
 	stat_print(run->out, r);
 	r->interval = false;
 }
@@ -647,6 +764,7 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 {
 	int rbfd = hpm_session__poll_fd(run->s);
 	uint64_t next = run->o->interval_ms ? start + (uint64_t)run->o->interval_ms * 1000000ull : 0;
+	uint64_t next_sample = run->sample ? start + run->sample_ns : 0;
 	bool have_child = ch && ch->pid > 0;
 
 	for (;;) {
@@ -662,6 +780,12 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 			uint64_t t = now_ns();
 			timeout = t >= next ? 0 : (int)((next - t + 999999) / 1000000);
 		}
+		if (next_sample) {
+			uint64_t t = now_ns();
+			int ts = t >= next_sample ? 0 : (int)((next_sample - t + 999999) / 1000000);
+			if (timeout < 0 || ts < timeout)
+				timeout = ts;
+		}
 		if (!have_child || ch->pidfd < 0)
 			timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
 		int rc = poll(p, n, timeout);
@@ -669,6 +793,10 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 			return -errno;
 		if (rbfd >= 0)
 			hpm_session__drain(run->s);
+		if (next_sample && now_ns() >= next_sample) {
+			sample_counts(run);
+			next_sample = now_ns() + run->sample_ns;
+		}
 		if (next && now_ns() >= next) {
 			interval_tick(run, start);
 			next += (uint64_t)run->o->interval_ms * 1000000ull;
@@ -695,7 +823,7 @@ static void finish_events(struct run *run)
 		struct stat_event *e = &r->ev[i];
 		const struct hpm_event *ev = hpm_evlist__event(run->list, i);
 		e->err = hpm_session__event_error(run->s, i);
-		if (e->err)
+		if (e->err && !stat_user_reason(run->s, i, e->reason, sizeof(e->reason)))
 			advice_open(run->ctx, ev, e->err, run->o->system, e->reason,
 				    sizeof(e->reason));
 		if (hpm_session__event_user_only(run->s, i) && !strstr(e->name, ":u"))
@@ -707,7 +835,8 @@ static int open_failed(struct run *run, int err)
 {
 	char why[320];
 	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
-	advice_open(run->ctx, ev, err, run->o->system, why, sizeof(why));
+	if (!stat_user_reason(run->s, 0, why, sizeof(why)))
+		advice_open(run->ctx, ev, err, run->o->system, why, sizeof(why));
 	fprintf(stderr, "hpmon stat: cannot count '%s': %s\n", hpm_event__name(ev), why);
 	return HPM_EXIT_FAIL;
 }
@@ -724,6 +853,9 @@ static int measure(struct run *run)
 	struct rusage ru = { 0 };
 	uint64_t start;
 
+	rc = stat_user_before_start(run->user);
+	if (rc)
+		return rc;
 	if (o->argv) {
 		rc = child_start(o->argv, &ch);
 		if (rc) {
@@ -747,6 +879,7 @@ static int measure(struct run *run)
 		so.nr_ids = 1;
 		so.track_tasks = o->agg == AGG_THREAD || o->agg == AGG_PROCESS || o->trace;
 	}
+	stat_user_session_opts(run->user, &so, so.target == HPM_TARGET_EXEC);
 	run->s = hpm_session__new(run->list, &so);
 	if (!run->s) {
 		rc = -errno;
@@ -766,6 +899,17 @@ static int measure(struct run *run)
 	}
 	finish_events(run);
 	remember_threads(run);
+	/* sample the counts when some event may be multiplexed */
+	run->sample = false;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		uint32_t type = hpm_event__attr(hpm_evlist__event(run->list, i))->type;
+		if (!r->ev[i].err && type != PERF_TYPE_SOFTWARE && type != PERF_TYPE_TRACEPOINT)
+			run->sample = true;
+	}
+	hpm_slices__free(run->slices);
+	run->slices = run->sample ? hpm_slices__new(r->nr_ev) : NULL;
+	run->sample = run->slices != NULL;
+	run->sample_ns = SAMPLE_MS * 1000000ull;
 	if (so.target != HPM_TARGET_EXEC)
 		hpm_session__enable(run->s);
 	start = now_ns();
@@ -781,6 +925,8 @@ static int measure(struct run *run)
 				fprintf(stderr, "  check the name, or give its path\n");
 			return HPM_EXIT_EXEC;
 		}
+		stat_user_started(run->user, run->s);
+		finish_events(run); /* locations open at the exec */
 	}
 	rc = wait_loop(run, o->argv ? &ch : NULL, &status, &ru, start);
 	r->elapsed_ns = now_ns() - start;
@@ -796,6 +942,14 @@ static int measure(struct run *run)
 		return HPM_EXIT_FAIL;
 	}
 	read_totals(run);
+	{
+		struct hpm_count *now = malloc(r->nr_ev * sizeof(*now));
+		for (size_t i = 0; now && i < r->nr_ev; i++)
+			now[i] = r->ev[i].c;
+		if (now)
+			set_sigmas(run, now);
+		free(now);
+	}
 	collect_rows(run);
 	r->lost = hpm_session__lost(run->s);
 	r->interrupted = got_signal != 0;
@@ -867,13 +1021,42 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc;
 	}
-	if (!o->events_given)
+	bool metrics_asked = o->nr_mgroups || o->nr_minline || o->nr_mfiles;
+	if (!o->events_given && !metrics_asked)
 		append_events(o, default_events());
-	rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
+	struct stat_metrics_opts mo = {
+		.groups = o->mgroups, .nr_groups = o->nr_mgroups,
+		.inline_defs = o->minline, .nr_inline = o->nr_minline,
+		.files = o->mfiles, .nr_files = o->nr_mfiles,
+		.per_second = o->per_second, .per_kinst = o->per_kinst,
+	};
+	rc = stat_metrics_setup(ctx, &mo, &run.sm);
+	if (rc) {
+		free(o);
+		return rc;
+	}
+	if (o->events[0])
+		rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
+	else if (!(list = hpm_evlist__new(ctx)))
+		rc = -errno;
 	if (rc) {
 		advice_parse(stderr, o->events, &perr);
+		stat_metrics_free(run.sm);
 		free(o);
 		return HPM_EXIT_USAGE;
+	}
+	rc = stat_metrics_add_events(run.sm, list);
+	if (!rc && !hpm_evlist__count(list)) {
+		fprintf(stderr, "hpmon stat: nothing to count: no metric selected has an event "
+				"that resolves here\n");
+		stat_metrics_explain(run.sm, stderr);
+		rc = HPM_EXIT_USAGE;
+	}
+	if (rc) {
+		hpm_evlist__free(list);
+		stat_metrics_free(run.sm);
+		free(o);
+		return rc;
 	}
 	out.f = open_output(o);
 	if (!out.f) {
@@ -904,6 +1087,9 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	run.list = list;
 	run.r = &r;
 	run.out = &out;
+	rc = stat_user_check(&o->user, ctx, list, o->argv, o->nr_ids > 0, &run.user);
+	if (rc)
+		goto out;
 	install_signals();
 
 	for (int k = 0; k < o->repeat; k++) {
@@ -915,8 +1101,15 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			r.ev[i].config = hpm_event__attr(ev)->config;
 			r.ev[i].unit = hpm_event__unit(ev);
 			r.ev[i].scale = hpm_event__scale(ev);
+			r.ev[i].sign = 1;
 		}
+		rc = stat_metrics_bind(run.sm, list, &r);
+		if (rc)
+			goto out;
+		if (k == 0)
+			stat_print_notes(&out, &r);
 		rc = measure(&run);
+		stat_user_finished(run.user, run.s);
 		hpm_session__free(run.s);
 		run.s = NULL;
 		if (rc == HPM_EXIT_FAIL || rc == HPM_EXIT_EXEC) {
@@ -941,6 +1134,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			double var = n > 1 ? (sumsq[i] - n * mean * mean) / (n - 1) : 0;
 			r.ev[i].mean = mean;
 			r.ev[i].rsd_pct = mean > 0 && var > 0 ? 100.0 * sqrt(var / n) / mean : 0;
+			/* the uncertainty of the mean: its standard error, in counts */
+			r.ev[i].sigma = var > 0 ? sqrt(var / n) / r.ev[i].scale : 0;
 			/* report the mean as the count, keeping the last run's times */
 			if (!r.ev[i].c.err && r.ev[i].c.running) {
 				r.ev[i].c.value = (uint64_t)llround(mean / r.ev[i].scale);
@@ -954,11 +1149,15 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	}
 	/* -I prints intervals only, as perf does; JSON closes with the totals
 	 * and the exit status in one more object (without interval_ns) */
-	if (!o->interval_ms || out.fmt == FMT_JSON)
+	if (!o->interval_ms || out.fmt == FMT_JSON) {
+		prepare(&run);
 		stat_print(&out, &r);
+	}
+	stat_user_print(run.user, &out);
 	if (got_signal && got_signal != SIGINT && !o->argv)
 		rc = 128 + got_signal;
 out:
+	stat_user_free(run.user);
 	free_rows(&r);
 	free(run.comms);
 	free(run.tgids);
@@ -966,6 +1165,9 @@ out:
 		free(run.prev_rows[k]);
 	free(run.prev_rows);
 	free(r.ev);
+	free(r.metrics);
+	hpm_slices__free(run.slices);
+	stat_metrics_free(run.sm);
 	free(run.prev);
 	free(sum);
 	free(sumsq);

@@ -21,6 +21,10 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat, "count events for a command, processes, threads or CPUs" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "diag", cmd_diag, "check what this machine allows and how to fix what it does not" },
+	{ "record", cmd_record, "sample events on counter overflow into a profile" },
+	{ "report", cmd_report, "where the samples are: by function, line, object, thread ..." },
+	{ "annotate", cmd_annotate, "samples per instruction of a function, with its source" },
+	{ "diff", cmd_diff, "compare two profiles function by function" },
 };
 
 static void usage(FILE *f)

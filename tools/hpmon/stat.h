@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <hpmon/metric.h>
 #include <hpmon/session.h>
 
 enum stat_agg { AGG_GLOBAL, AGG_THREAD, AGG_PROCESS, AGG_CPU };
@@ -27,6 +28,27 @@ struct stat_event {
 	char reason[320];     /* advice for err */
 	struct hpm_count c;   /* totals (this interval's delta in -I mode) */
 	double mean, rsd_pct; /* -r: mean scaled count and its relative error */
+	double sigma;         /* uncertainty of the scaled count (times scale):
+				 0 exact, NaN unknown */
+	/* A derived PAPI preset (PAPI_L1_TCM = a + b) is counted as its terms,
+	 * consecutive events of the list: the first shows the preset's value
+	 * (dval, under the preset's name), the others are hidden. */
+	int derived;          /* terms, on the first; 0 for other events */
+	int sign;             /* a term's sign in the sum: +1 or -1 */
+	char term[160];       /* a term's own event name */
+	bool hidden;
+	double dval;          /* derived: sum of the terms' scaled counts */
+	struct hpm_count dc;  /* derived: the terms' least running time */
+	struct hpm_value per_sec, per_kinst; /* --per-second, --per-kinst */
+};
+
+/* A metric of the report (hpmon/metric.h), evaluated for the totals. */
+struct stat_metric {
+	const char *name, *unit, *desc, *groups;
+	enum hpm_metric_form form;
+	size_t anchor;        /* the event it is printed beside, or SIZE_MAX */
+	bool dflt;            /* perf's figure, shown when nothing else is */
+	struct hpm_value v;
 };
 
 struct stat_row {
@@ -35,6 +57,11 @@ struct stat_row {
 	int cpu;
 	char comm[16];
 	struct hpm_count *c;  /* [nr_ev] */
+	/* computed from c for printing: */
+	struct hpm_value *mv; /* [nr_metrics] */
+	struct hpm_value *per_sec, *per_kinst; /* [nr_ev] */
+	double *dval;         /* [nr_ev]: derived presets, as stat_event.dval */
+	struct hpm_count *dc; /* [nr_ev] */
 };
 
 struct stat_report {
@@ -59,6 +86,12 @@ struct stat_report {
 	double ts;            /* seconds since start, for interval lines */
 	uint64_t interval_ns; /* the -I length asked for */
 	uint64_t span_ns;     /* the time this line really covers */
+	/* metrics (-M, --metric, --metrics-file, and perf's default figures) */
+	size_t nr_metrics;
+	struct stat_metric *metrics;
+	bool per_second, per_kinst;
+	char *const *notes;   /* how the metrics' events were scheduled */
+	size_t nr_notes;
 };
 
 struct stat_out {
@@ -68,8 +101,42 @@ struct stat_out {
 	bool big_num;         /* thousands separators in human output */
 };
 
+/* ---- metrics (stat-metrics.c) ---- */
+
+struct stat_metrics_opts {
+	const char *const *groups;       /* -M values */
+	size_t nr_groups;
+	const char *const *inline_defs;  /* --metric values */
+	size_t nr_inline;
+	const char *const *files;        /* --metrics-file values */
+	size_t nr_files;
+	bool per_second, per_kinst;
+};
+
+struct stat_metrics;
+
+/* Load and select the metrics, plan their events. HPM_EXIT_* on failure
+ * (after saying why), 0 with *out set. */
+int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
+		       struct stat_metrics **out);
+/* Print the plan's notes (why metrics cannot be computed) to @f. */
+void stat_metrics_explain(const struct stat_metrics *sm, FILE *f);
+/* Add the planned events (and --per-kinst's instructions) to @list. */
+int stat_metrics_add_events(struct stat_metrics *sm, struct hpm_evlist *list);
+/* Bind to the final list; fills r->metrics and marks derived presets. Call
+ * after r->ev is set up. */
+int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
+		      struct stat_report *r);
+/* Values of the metrics, derived presets and per-unit columns of @r, from
+ * its counts (r->ev[].c, .sigma; rows). */
+void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r);
+void stat_metrics_free(struct stat_metrics *sm);
+
 /* Final (or per-interval) report in the chosen format. */
 void stat_print(const struct stat_out *o, const struct stat_report *r);
+/* Notes on how the metrics' events were scheduled, once before counting
+ * (human and CSV: '#' lines; JSON carries them in the closing object). */
+void stat_print_notes(const struct stat_out *o, const struct stat_report *r);
 /* One --trace line. */
 void stat_print_trace(const struct stat_out *o, const struct stat_report *r,
 		      enum hpm_task_event what, const struct hpm_task *t,

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Profile files: what `hpmon record` writes and `hpmon report` reads.
+ * The format is hpmon's own and documented in docs/profile-format.md: a
+ * header (command, host, time, CPU model, events and their attributes),
+ * then a stream of zstd-compressed chunks of records (samples, the mmap
+ * records that make the table of loaded objects, comm/fork/exit, lost and
+ * throttle records), then an end chunk with the totals and the object
+ * table. A file whose writer was killed reads up to its last complete
+ * chunk, and the reader says what was cut.
+ *
+ * The records are plain structs shared by the recorder (record.h hands
+ * them out), the writer and the reader.
+ */
+#ifndef HPMON_PROFILE_H
+#define HPMON_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <hpmon/hpmon.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPM_PROFILE_VERSION 1
+
+/* Privilege mode of a sample (the kernel's cpumode). */
+enum hpm_mode {
+	HPM_MODE_UNKNOWN = 0,
+	HPM_MODE_KERNEL = 1,
+	HPM_MODE_USER = 2,
+	HPM_MODE_HV = 3,
+	HPM_MODE_GUEST_KERNEL = 4,
+	HPM_MODE_GUEST_USER = 5,
+};
+/* "kernel", "user", ... Never NULL. */
+HPM_API const char *hpm_mode__str(enum hpm_mode m);
+
+enum hpm_prec_type {
+	HPM_PREC_SAMPLE = 1,
+	HPM_PREC_MMAP,       /* an executable mapping: the relocation table */
+	HPM_PREC_COMM,       /* a task's name; exec when .exec */
+	HPM_PREC_FORK,
+	HPM_PREC_EXIT,
+	HPM_PREC_LOST,       /* the kernel dropped records (ring buffer full) */
+	HPM_PREC_THROTTLE,   /* the kernel throttled an event (too many samples) */
+	HPM_PREC_UNTHROTTLE,
+};
+
+/* Call-chain entries at or above this value are context markers
+ * (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER ...), as the kernel writes them. */
+#define HPM_CHAIN_CONTEXT_MIN ((uint64_t)-4095)
+
+struct hpm_sample {
+	uint32_t ev;             /* index of the triggering event in the header */
+	uint32_t cpu;
+	pid_t pid, tid;
+	uint64_t time;           /* perf clock, ns */
+	uint64_t ip;
+	uint64_t period;         /* events this sample stands for */
+	enum hpm_mode mode;
+	/* Group read (PERF_SAMPLE_READ): cumulative counts of the triggering
+	 * event's group, leader first, in the order of the header's events. */
+	uint32_t nr_values;
+	const uint64_t *values;
+	/* Frame-pointer call chain as the kernel gave it (context markers
+	 * included), leaf first; nr 0 without -g. */
+	uint32_t nr_chain;
+	const uint64_t *chain;
+	/* DWARF mode: user registers (PERF_SAMPLE_REGS_USER order) and a
+	 * copy of the user stack from the stack pointer up. */
+	uint32_t regs_abi;
+	uint32_t nr_regs;
+	const uint64_t *regs;
+	uint32_t stack_len;
+	const unsigned char *stack;
+};
+
+#define HPM_BUILD_ID_MAX 20
+
+struct hpm_mmap_rec {
+	pid_t pid, tid;
+	uint64_t time;
+	uint64_t start, len, pgoff;
+	uint32_t prot, flags;
+	uint8_t build_id_len;    /* 0 when unknown */
+	uint8_t build_id[HPM_BUILD_ID_MAX];
+	const char *filename;    /* path, or "[vdso]", "//anon" ... */
+};
+
+struct hpm_comm_rec {
+	pid_t pid, tid;
+	uint64_t time;
+	bool exec;
+	const char *comm;
+};
+
+struct hpm_task_rec { /* FORK and EXIT */
+	pid_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct hpm_lost_rec { /* LOST, THROTTLE, UNTHROTTLE */
+	uint64_t time;
+	uint32_t ev;     /* event index, UINT32_MAX when not known */
+	uint64_t count;  /* LOST: records dropped; else 1 */
+};
+
+/* One record. Pointers inside point into the producer's buffers and stay
+ * valid until its next call. */
+struct hpm_prec {
+	enum hpm_prec_type type;
+	union {
+		struct hpm_sample sample;
+		struct hpm_mmap_rec mmap;
+		struct hpm_comm_rec comm;
+		struct hpm_task_rec task;
+		struct hpm_lost_rec lost;
+	};
+};
+
+/* What the header says about each event. */
+struct hpm_profile_event {
+	const char *name;
+	uint32_t type;           /* perf_event_attr.type */
+	uint64_t config, config1, config2;
+	uint64_t period;         /* sample_period, or the frequency with freq */
+	bool freq;
+	bool trigger;            /* samples are taken on its overflow */
+	bool user_only;          /* samples user mode only (:u, or the kernel
+				    part refused by perf_event_paranoid) */
+	uint64_t sample_type;    /* PERF_SAMPLE_* */
+	uint32_t leader;         /* index of its group's leader */
+	uint32_t group_size;     /* members of its group, leader included */
+};
+
+struct hpm_profile_meta {
+	size_t sz;               /* sizeof(struct hpm_profile_meta) */
+	const char *command;     /* the command line, words joined by spaces */
+	const char *host;
+	const char *arch;        /* "x86_64", "aarch64" */
+	const char *cpu_model;
+	const char *kernel;      /* release */
+	uint64_t start_unix_ns;  /* wall clock at the start */
+	uint32_t nr_events;
+	const struct hpm_profile_event *events;
+	uint32_t callchain;      /* 0 none, 1 frame pointers, 2 DWARF */
+	uint32_t page_size;
+};
+
+/* The end chunk: what the recorder knew when it finished. */
+struct hpm_profile_totals {
+	uint64_t samples;        /* written */
+	uint64_t lost;           /* records the kernel dropped */
+	uint64_t lost_samples;   /* samples it dropped (LOST_SAMPLES) */
+	uint64_t throttled;      /* throttle records */
+	uint64_t duration_ns;
+	int exit_status;         /* the command's, -1 if none */
+};
+
+/* ---- writing ---- */
+
+struct hpm_profile_writer_opts {
+	size_t sz;               /* sizeof(struct hpm_profile_writer_opts) */
+	int level;               /* zstd level, default 3 (1..19) */
+	size_t chunk_bytes;      /* raw bytes per chunk, default 1 MiB */
+};
+
+struct hpm_profile_writer;
+
+/*
+ * Start a profile in @fd (owned from then on, closed by close/free) with
+ * the header @meta. Records are encoded in memory; full chunks are
+ * compressed and written by a background thread while the next one fills
+ * (double buffering), so adding never waits for the disk unless both
+ * buffers are full. NULL and errno on failure.
+ */
+HPM_API struct hpm_profile_writer *
+hpm_profile_writer__new(int fd, const struct hpm_profile_meta *meta,
+			const struct hpm_profile_writer_opts *opts);
+/* Append one record. 0 or -errno (a write error of an earlier chunk). */
+HPM_API int hpm_profile_writer__add(struct hpm_profile_writer *w,
+				    const struct hpm_prec *r);
+/* Hand the records added so far to the disk as a chunk (and wait until
+ * it is written), so that a killed writer loses nothing before this. */
+HPM_API int hpm_profile_writer__flush(struct hpm_profile_writer *w);
+/* Write the last chunk and the end chunk with @totals (may be NULL), then
+ * close the file. Returns 0 or the first error of the whole write. */
+HPM_API int hpm_profile_writer__close(struct hpm_profile_writer *w,
+				      const struct hpm_profile_totals *totals);
+/* Free without an end chunk (the file reads as cut). Accepts NULL. */
+HPM_API void hpm_profile_writer__free(struct hpm_profile_writer *w);
+/* Bytes written so far (compressed, header included) and raw bytes. */
+HPM_API uint64_t hpm_profile_writer__bytes(const struct hpm_profile_writer *w);
+
+/* ---- reading ---- */
+
+struct hpm_profile;
+
+/* How a read ended. */
+struct hpm_profile_status {
+	bool complete;           /* the end chunk was read */
+	bool truncated;          /* the file ends inside a chunk or header */
+	bool corrupt;            /* a chunk failed its checksum or decoding */
+	uint64_t chunks;         /* chunks read in full */
+	uint64_t good_bytes;     /* offset after the last good chunk */
+	uint64_t file_bytes;
+	char what[160];          /* one sentence when !complete, else "" */
+	struct hpm_profile_totals totals; /* from the end chunk when complete */
+};
+
+/*
+ * Open @path and read its header. Returns 0 and *out, or -errno:
+ * -EBADMSG when it is not a profile or its header is damaged, -EPROTO for
+ * a profile of a newer major version.
+ */
+HPM_API int hpm_profile__open(const char *path, struct hpm_profile **out);
+/* The same over a buffer the caller keeps alive (fuzzing, tests). */
+HPM_API int hpm_profile__open_mem(const void *buf, size_t len,
+				  struct hpm_profile **out);
+HPM_API void hpm_profile__free(struct hpm_profile *p);
+HPM_API const struct hpm_profile_meta *hpm_profile__meta(const struct hpm_profile *p);
+/*
+ * The next record: 1 and *r filled (valid until the next call), 0 at the
+ * end of what can be read, or a negative error for memory. A cut or
+ * corrupt chunk ends the records (0) and is described by status().
+ */
+HPM_API int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r);
+HPM_API const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sampling sessions: statistical profiling on counter overflow.
+ *
+ * The events of a list are opened for sampling on a target (a command
+ * about to exec, existing processes or threads, or CPUs), one per CPU, each
+ * CPU's events writing into one ring buffer. Every event triggers samples
+ * on its own, except the members of a group: the leader triggers and the
+ * members are read at each of its samples (PERF_SAMPLE_READ), so that
+ * ratios such as cycles per instruction can be attributed to functions.
+ *
+ * The first event of each CPU also carries the side band: mmap records
+ * (with build-ids where the kernel gives them), comm/exec, fork and exit.
+ * The kernel adds lost and throttle records; they are handed out like the
+ * others, never dropped.
+ *
+ * Lifecycle: hpm_record__new -> hpm_record__open -> (enable) ->
+ * hpm_record__drain ... -> hpm_record__disable -> hpm_record__drain ->
+ * hpm_record__free.
+ */
+#ifndef HPMON_RECORD_H
+#define HPMON_RECORD_H
+
+#include <hpmon/event.h>
+#include <hpmon/profile.h>
+#include <hpmon/session.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum hpm_callchain {
+	HPM_CALLCHAIN_NONE = 0,
+	HPM_CALLCHAIN_FP = 1,    /* the kernel walks frame pointers */
+	HPM_CALLCHAIN_DWARF = 2, /* user registers + a copy of the user stack */
+};
+
+struct hpm_record_opts {
+	size_t sz;                 /* sizeof(struct hpm_record_opts) */
+	enum hpm_target_kind target;
+	const pid_t *ids;          /* EXEC: exactly one pid; PIDS/TIDS: the ids */
+	size_t nr_ids;
+	const int *cpus;           /* NULL: every online CPU */
+	size_t nr_cpus;
+	/* Sampling rate of the events whose specification set none
+	 * (period= or freq= terms): a fixed period if @period, else @freq
+	 * samples a second if @freq, else hpm_record__default_period(). */
+	uint64_t period;
+	uint64_t freq;
+	/* Change every trigger's period at each drain by a random amount
+	 * within +-1/8, so that samples cannot lock onto a loop (applies to
+	 * the events hpmon opened, not to their inherited copies). */
+	bool random_period;
+	uint64_t seed;
+	enum hpm_callchain callchain;
+	uint32_t stack_bytes;      /* DWARF: user stack copied per sample
+				      (default 8192, at most 65528) */
+	uint32_t mmap_pages;       /* data pages per CPU buffer, a power of
+				      two (default 128: 512 KiB) */
+};
+
+struct hpm_record;
+
+/*
+ * The default period of @ev when sampled: a prime, so that samples do not
+ * correlate with loops whose trip counts are round numbers. 1000003 for
+ * hardware events, 100003 for cache, raw and PMU events, 250007 ns (about
+ * 4 kHz) for cpu-clock and task-clock, 1 for breakpoints, tracepoints and
+ * other software events (every occurrence).
+ */
+HPM_API uint64_t hpm_record__default_period(const struct hpm_event *ev);
+
+/* NULL and errno on failure (EINVAL for malformed options). */
+HPM_API struct hpm_record *hpm_record__new(struct hpm_evlist *list,
+					   const struct hpm_record_opts *opts);
+HPM_API void hpm_record__free(struct hpm_record *r);
+
+/*
+ * Open every event on every CPU of the target and map the buffers. Fails
+ * on the first event the kernel refuses, with its -errno, and
+ * hpm_record__failed_event() says which. EXEC targets start at the
+ * child's exec; the others at hpm_record__enable(). Existing processes
+ * (PIDS, TIDS, CPUS) get comm and mmap records made from procfs first.
+ */
+HPM_API int hpm_record__open(struct hpm_record *r);
+HPM_API size_t hpm_record__failed_event(const struct hpm_record *r);
+HPM_API int hpm_record__enable(struct hpm_record *r);
+HPM_API int hpm_record__disable(struct hpm_record *r);
+
+/* The event list's index of event @idx and what it was opened with. */
+HPM_API bool hpm_record__trigger(const struct hpm_record *r, size_t idx);
+HPM_API bool hpm_record__user_only(const struct hpm_record *r, size_t idx);
+HPM_API const struct perf_event_attr *hpm_record__attr(const struct hpm_record *r,
+						       size_t idx);
+/* True when group reads could not follow inherited tasks (kernels before
+ * 6.12 refuse inherit with PERF_SAMPLE_READ): the group then counts the
+ * target's first thread only. */
+HPM_API bool hpm_record__group_no_inherit(const struct hpm_record *r);
+
+/* Poll this for POLLIN: a buffer passed its watermark. */
+HPM_API int hpm_record__poll_fd(const struct hpm_record *r);
+
+typedef int (*hpm_record_fn)(const struct hpm_prec *rec, void *arg);
+/*
+ * Hand every waiting record of every buffer to @fn, in each buffer's
+ * order (buffers are not merged by time). Stops and returns @fn's value
+ * if it is negative; else returns the number of records handed out.
+ */
+HPM_API int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg);
+
+struct hpm_record_stats {
+	uint64_t samples;        /* sample records handed out */
+	uint64_t lost;           /* records the kernel dropped */
+	uint64_t lost_samples;   /* samples the kernel dropped */
+	uint64_t throttled;      /* THROTTLE records */
+	uint64_t bad;            /* records that could not be parsed */
+};
+HPM_API void hpm_record__stats(const struct hpm_record *r,
+			       struct hpm_record_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbols: from addresses to functions, inlined functions and source
+ * lines, and back (a function's name or FILE:LINE to addresses and file
+ * offsets, e.g. for breakpoints or uprobes on code locations).
+ *
+ * An ELF object (struct hpm_dso) is read with elfutils (libdwfl/libdw):
+ * its symbol table, and its DWARF from the file itself or from a separate
+ * debug file found by build-id (DEBUG_DIR/.build-id/xx/yyyy.debug) or
+ * debuglink. Addresses are the object's own link-time addresses; convert
+ * from a mapping with hpm_dso__offset_to_addr() (runtime address - mapping
+ * start + mapping offset = file offset).
+ *
+ * Kernel symbols come from kallsyms, code generated at run time from the
+ * JIT maps that runtimes write (/tmp/perf-PID.map).
+ */
+#ifndef HPMON_SYMBOLS_H
+#define HPMON_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <hpmon/hpmon.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hpm_dso_opts {
+	size_t sz;                /* sizeof(struct hpm_dso_opts) */
+	/* Root of separate debug files, default "/usr/lib/debug". */
+	const char *debug_dir;
+	/* The build-id the object had when it was profiled; when the file at
+	 * the path differs, the debug file of that build-id is used if one
+	 * exists, and hpm_dso__build_id_mismatch() says so. */
+	const uint8_t *build_id;
+	size_t build_id_len;
+};
+
+struct hpm_dso;
+
+/* NULL and errno (ENOENT, EBADMSG for a file that is not ELF ...). */
+HPM_API struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts);
+HPM_API void hpm_dso__free(struct hpm_dso *d);
+/* The build-id's length (copied into @buf up to @len bytes), 0 if none. */
+HPM_API size_t hpm_dso__build_id(const struct hpm_dso *d, uint8_t *buf, size_t len);
+HPM_API bool hpm_dso__build_id_mismatch(const struct hpm_dso *d);
+/* A symbol table (.symtab or .dynsym) with functions in it. */
+HPM_API bool hpm_dso__has_symbols(const struct hpm_dso *d);
+/* DWARF line information (in the file or a separate debug file). */
+HPM_API bool hpm_dso__has_lines(const struct hpm_dso *d);
+/* "x86_64", "aarch64" ..., from the ELF header. */
+HPM_API const char *hpm_dso__arch(const struct hpm_dso *d);
+
+/* File offset <-> link-time address through the loadable segments.
+ * 0, or -ENOENT when no segment holds it. */
+HPM_API int hpm_dso__offset_to_addr(const struct hpm_dso *d, uint64_t off, uint64_t *addr);
+HPM_API int hpm_dso__addr_to_offset(const struct hpm_dso *d, uint64_t addr, uint64_t *off);
+
+#define HPM_SYM_LINES 0x1u   /* fill file/line/column */
+#define HPM_SYM_INLINE 0x2u  /* fill the inline chain */
+#define HPM_SYM_MAX_INLINE 8
+
+/* What is at an address. Strings belong to the dso (valid until freed). */
+struct hpm_symbol {
+	const char *name;         /* the function (ELF symbol), NULL if none */
+	uint64_t start, size;     /* its link-time address and size */
+	uint64_t offset;          /* address - start */
+	const char *file;         /* source file of the address, NULL if unknown */
+	unsigned line, column;
+	/* Functions inlined at the address, innermost first; each was
+	 * inlined at call_file:call_line of the next (the last of them into
+	 * @name). */
+	unsigned nr_inline;
+	struct {
+		const char *name;
+		const char *call_file;
+		unsigned call_line;
+	} inl[HPM_SYM_MAX_INLINE];
+};
+
+/*
+ * Look @addr up. 0 with out->name set when a function covers it (or the
+ * nearest preceding symbol when sizes are unknown); -ENOENT when nothing
+ * does (out->file/line may still be set).
+ */
+HPM_API int hpm_dso__lookup(struct hpm_dso *d, uint64_t addr, unsigned flags,
+			    struct hpm_symbol *out);
+
+/* The function named @name: 0 and its address and size, or -ENOENT. */
+HPM_API int hpm_dso__find_function(struct hpm_dso *d, const char *name,
+				   uint64_t *addr, uint64_t *size);
+/*
+ * Addresses where code of source line @line of @file begins (@file may be
+ * a suffix such as "loop.c"). Up to @max into @addrs, *nr the number
+ * found (which may exceed @max). 0, or -ENOENT when none.
+ */
+HPM_API int hpm_dso__find_line(struct hpm_dso *d, const char *file, unsigned line,
+			       uint64_t *addrs, size_t max, size_t *nr);
+/* Up to @len code bytes at link-time address @addr. Bytes copied or
+ * -ENOENT (not in a loaded segment's file data). */
+HPM_API ssize_t hpm_dso__read(const struct hpm_dso *d, uint64_t addr, void *buf, size_t len);
+
+/* ---- the kernel and JIT code ---- */
+
+struct hpm_kallsyms;
+/* Read @path (normally /proc/kallsyms). NULL and errno; ENODATA when every
+ * address reads as 0 (kptr_restrict hides them). */
+HPM_API struct hpm_kallsyms *hpm_kallsyms__load(const char *path);
+HPM_API void hpm_kallsyms__free(struct hpm_kallsyms *k);
+/* The text symbol at or before @addr: its name and start, or NULL. */
+HPM_API const char *hpm_kallsyms__lookup(const struct hpm_kallsyms *k, uint64_t addr,
+					 uint64_t *start);
+
+struct hpm_jitmap;
+/* Read a "START SIZE NAME" map (hex, one a line), such as /tmp/perf-PID.map. */
+HPM_API struct hpm_jitmap *hpm_jitmap__load(const char *path);
+HPM_API void hpm_jitmap__free(struct hpm_jitmap *m);
+HPM_API const char *hpm_jitmap__lookup(const struct hpm_jitmap *m, uint64_t addr,
+				       uint64_t *start);
+
+/* ---- disassembly (capstone) ---- */
+
+struct hpm_disasm;
+/* For the architecture named as hpm_dso__arch() names it. NULL and errno
+ * (ENOTSUP for an architecture hpmon does not disassemble). */
+HPM_API struct hpm_disasm *hpm_disasm__new(const char *arch);
+HPM_API void hpm_disasm__free(struct hpm_disasm *d);
+/* Decode one instruction at @code (runtime address @addr) into @text.
+ * Returns its length, or 0 when the bytes do not decode. */
+HPM_API size_t hpm_disasm__one(struct hpm_disasm *d, const uint8_t *code, size_t len,
+			       uint64_t addr, char *text, size_t text_len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

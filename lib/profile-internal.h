@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The profile file's byte layout, shared by profile-write.c and
+ * profile-read.c. docs/profile-format.md is the description for people;
+ * this is the one for the compiler.
+ */
+#ifndef HPM_PROFILE_INTERNAL_H
+#define HPM_PROFILE_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <hpmon/profile.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the profile format is little-endian; add byte swapping for this host"
+#endif
+
+#define PROF_MAGIC "HPMPROF\0"
+#define PROF_MAJOR 1
+#define PROF_MINOR 0
+#define PROF_HDR_SIZE 24          /* magic, major, minor, meta_len, meta_sum, 0 */
+#define PROF_META_MAX (1u << 20)
+#define CHUNK_MAGIC 0x4b484348u   /* "HCHK" */
+#define CHUNK_HDR_SIZE 24
+#define CHUNK_DATA 1
+#define CHUNK_END 2
+#define CODEC_NONE 0
+#define CODEC_ZSTD 1
+#define CHUNK_RAW_MAX (64u << 20) /* a reader refuses larger chunks */
+
+/* Limits a reader enforces on decoded records. */
+#define PROF_MAX_CHAIN 4096
+#define PROF_MAX_REGS 64
+#define PROF_MAX_STACK 65536
+#define PROF_MAX_STR 4096
+#define PROF_MAX_EVENTS 1024
+
+/* Record tags: the low nibble; the high nibble carries flags. */
+enum {
+	TAG_SAMPLE = 1, TAG_MMAP, TAG_COMM, TAG_FORK, TAG_EXIT, TAG_LOST,
+	TAG_THROTTLE, TAG_UNTHROTTLE, TAG_TOTALS,
+};
+#define SF_TASK 0x10    /* pid and tid follow */
+#define SF_CPUEV 0x20   /* cpu and event follow */
+#define SF_PERIOD 0x40  /* period follows */
+#define SF_MODE 0x80    /* mode byte follows */
+#define CF_EXEC 0x10    /* COMM: an exec */
+
+/* Meta keys: (key << 1) | 1 for a string value, (key << 1) for a number. */
+enum {
+	MK_COMMAND = 1, MK_HOST, MK_ARCH, MK_CPU_MODEL, MK_KERNEL, MK_START,
+	MK_CALLCHAIN, MK_PAGE_SIZE,
+	MK_EV_NAME = 16, MK_EV_TYPE, MK_EV_CONFIG, MK_EV_CONFIG1, MK_EV_CONFIG2,
+	MK_EV_PERIOD, MK_EV_FREQ, MK_EV_TRIGGER, MK_EV_USER_ONLY,
+	MK_EV_SAMPLE_TYPE, MK_EV_LEADER, MK_EV_GROUP_SIZE,
+};
+
+static inline uint32_t prof_sum(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static inline uint64_t zz_enc(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static inline int64_t zz_dec(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+static inline void put_le32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
+static inline uint32_t get_le32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline void put_le16(unsigned char *p, uint16_t v) { memcpy(p, &v, 2); }
+static inline uint16_t get_le16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+#endif

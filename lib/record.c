@@ -1,0 +1,1013 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sampling sessions (include/hpmon/record.h).
+ *
+ * Every event is opened once per CPU (and per thread for PIDS/TIDS
+ * targets). On each CPU the first file descriptor owns a ring buffer and
+ * the others send their records there (PERF_EVENT_IOC_SET_OUTPUT), as
+ * the kernel allows only between events of one CPU. Inherited per-task
+ * events can be mapped this way, unlike events opened on "any CPU".
+ *
+ * The reader copies records out of the buffers and hands them to the
+ * caller, who encodes them into the profile's chunks; the kernel keeps
+ * writing into the free part meanwhile. The measured program never waits
+ * for the reader: a full buffer makes the kernel drop records and count
+ * them in LOST records, which are passed on.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <hpmon/record.h>
+#include "session-internal.h"
+#include "symbols-internal.h"
+
+#define REC_DEFAULT_PAGES 128
+#define REC_MAX_CHAIN 1024
+
+/* Registers copied for DWARF unwinding: what libdwfl's x86_64 and
+ * aarch64 backends need (perf's register numbering). */
+#if defined(__x86_64__)
+#define REC_REGS_MASK 0xff01ffull /* ax..ip, r8..r15 */
+#elif defined(__aarch64__)
+#define REC_REGS_MASK ((1ull << 33) - 1) /* x0..x30, sp, pc */
+#else
+#define REC_REGS_MASK 0ull
+#endif
+
+struct rec_id {
+	uint64_t id;
+	uint32_t ev;
+};
+
+/* A record made from procfs for processes that exist already. */
+struct rec_synth {
+	struct hpm_prec p;
+	char *str;
+};
+
+struct hpm_record {
+	struct hpm_evlist *list;
+	struct hpm_ctx *ctx;
+	struct hpm_record_opts o;
+	size_t nr_ev, nr_thr, nr_cpu;
+	pid_t *thr;              /* per thread slot: pid/tid, or -1 */
+	int *cpu;                /* per CPU slot */
+	int *fd;                 /* [(ev * nr_thr + thr) * nr_cpu + cpu] */
+	struct perf_event_attr *attr; /* [nr_ev] as opened */
+	bool *trigger, *user_only;
+	bool group_no_inherit;
+	size_t failed;
+	int epfd;
+	void **buf;              /* [nr_cpu] mapped ring buffers */
+	int *buf_fd;             /* [nr_cpu] */
+	size_t mmap_len, data_len;
+	struct rec_id *ids;
+	size_t nr_ids;
+	struct rec_synth *synth;
+	size_t nr_synth, synth_done;
+	bool opened, enabled;
+	uint64_t rand_state;
+	struct hpm_record_stats st;
+	unsigned char *scratch;  /* one record that wrapped around */
+	size_t scratch_cap;
+	uint64_t *vals;          /* group values of one sample */
+	size_t vals_cap;
+};
+
+static int *fdp(const struct hpm_record *r, size_t ev, size_t thr, size_t cpu)
+{
+	return &r->fd[(ev * r->nr_thr + thr) * r->nr_cpu + cpu];
+}
+
+uint64_t hpm_record__default_period(const struct hpm_event *ev)
+{
+	const struct perf_event_attr *a = hpm_event__attr(ev);
+
+	switch (hpm_event__kind(ev)) {
+	case HPM_EV_GENERIC_HW:
+		return 1000003;
+	case HPM_EV_GENERIC_CACHE:
+	case HPM_EV_RAW:
+	case HPM_EV_PMU:
+	case HPM_EV_NATIVE:
+		return 100003;
+	case HPM_EV_SOFTWARE:
+		if (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK)
+			return 250007;
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static int parse_cpulist(const char *s, int **out, size_t *nr)
+{
+	int *v = NULL;
+	size_t n = 0;
+
+	for (const char *p = s; *p;) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			break;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (lo < 0 || hi < lo || hi > 65535)
+			break;
+		int *nv = realloc(v, (n + (size_t)(hi - lo + 1)) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		for (long c = lo; c <= hi; c++)
+			v[n++] = (int)c;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (!n) {
+		free(v);
+		return -HPM_ERR_SYSFS;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static int setup_cpus(struct hpm_record *r)
+{
+	char path[PATH_MAX], buf[4096];
+
+	if (r->o.cpus && r->o.nr_cpus) {
+		r->cpu = malloc(r->o.nr_cpus * sizeof(int));
+		if (!r->cpu)
+			return -ENOMEM;
+		memcpy(r->cpu, r->o.cpus, r->o.nr_cpus * sizeof(int));
+		r->nr_cpu = r->o.nr_cpus;
+		return 0;
+	}
+	if (hpm__path(path, sizeof(path), r->ctx->sysfs, "devices/system/cpu/online"))
+		return -ENAMETOOLONG;
+	if (hpm__read_text(path, buf, sizeof(buf)) < 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		snprintf(buf, sizeof(buf), "0-%ld", c > 0 ? c - 1 : 0);
+	}
+	return parse_cpulist(buf, &r->cpu, &r->nr_cpu);
+}
+
+static int add_tid(struct hpm_record *r, pid_t tid, size_t *cap)
+{
+	if (r->nr_thr == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		pid_t *v = realloc(r->thr, nc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->thr = v;
+		*cap = nc;
+	}
+	r->thr[r->nr_thr++] = tid;
+	return 0;
+}
+
+static int setup_threads(struct hpm_record *r)
+{
+	size_t cap = 0;
+	int rc = 0;
+
+	switch (r->o.target) {
+	case HPM_TARGET_EXEC:
+		if (r->o.nr_ids != 1)
+			return -EINVAL;
+		return add_tid(r, r->o.ids[0], &cap);
+	case HPM_TARGET_TIDS:
+		for (size_t i = 0; i < r->o.nr_ids && !rc; i++)
+			rc = add_tid(r, r->o.ids[i], &cap);
+		return rc ? rc : r->nr_thr ? 0 : -EINVAL;
+	case HPM_TARGET_CPUS:
+		return add_tid(r, -1, &cap);
+	case HPM_TARGET_PIDS:
+		for (size_t i = 0; i < r->o.nr_ids && !rc; i++) {
+			char path[PATH_MAX];
+			struct dirent *de;
+			DIR *d;
+			if (hpm__path(path, sizeof(path), r->ctx->procfs, "%d/task",
+				      (int)r->o.ids[i]))
+				return -ENAMETOOLONG;
+			if (!(d = opendir(path)))
+				return -ESRCH;
+			while (!rc && (de = readdir(d))) {
+				char *end;
+				long tid = strtol(de->d_name, &end, 10);
+				if (!*end && tid > 0)
+					rc = add_tid(r, (pid_t)tid, &cap);
+			}
+			closedir(d);
+		}
+		return rc ? rc : r->nr_thr ? 0 : -ESRCH;
+	}
+	return -EINVAL;
+}
+
+struct hpm_record *hpm_record__new(struct hpm_evlist *list,
+				   const struct hpm_record_opts *opts)
+{
+	struct hpm_record *r;
+	int rc;
+
+	if (!list || !opts || opts->sz < offsetof(struct hpm_record_opts, mmap_pages) +
+	    sizeof(opts->mmap_pages) || !list->nr || opts->callchain > HPM_CALLCHAIN_DWARF) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (opts->mmap_pages & (opts->mmap_pages - 1)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->epfd = -1;
+	r->list = list;
+	r->ctx = list->ctx;
+	r->o = *opts;
+	if (!r->o.mmap_pages)
+		r->o.mmap_pages = REC_DEFAULT_PAGES;
+	if (!r->o.stack_bytes)
+		r->o.stack_bytes = 8192;
+	r->o.stack_bytes = (r->o.stack_bytes > 65528 ? 65528 : r->o.stack_bytes) & ~7u;
+	r->rand_state = opts->seed ? opts->seed : 0x9e3779b97f4a7c15ull;
+	r->nr_ev = list->nr;
+	if ((rc = setup_cpus(r)) || (rc = setup_threads(r)))
+		goto fail;
+	r->fd = malloc(r->nr_ev * r->nr_thr * r->nr_cpu * sizeof(int));
+	r->attr = calloc(r->nr_ev, sizeof(*r->attr));
+	r->trigger = calloc(r->nr_ev, sizeof(bool));
+	r->user_only = calloc(r->nr_ev, sizeof(bool));
+	r->buf = calloc(r->nr_cpu, sizeof(void *));
+	r->buf_fd = malloc(r->nr_cpu * sizeof(int));
+	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->buf || !r->buf_fd) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
+		r->fd[i] = -1;
+	for (size_t c = 0; c < r->nr_cpu; c++)
+		r->buf_fd[c] = -1;
+	return r;
+fail:
+	hpm_record__free(r);
+	errno = -rc;
+	return NULL;
+}
+
+void hpm_record__free(struct hpm_record *r)
+{
+	if (!r)
+		return;
+	for (size_t c = 0; r->buf && c < r->nr_cpu; c++)
+		if (r->buf[c])
+			munmap(r->buf[c], r->mmap_len);
+	if (r->fd)
+		for (size_t i = 0; i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
+			if (r->fd[i] >= 0)
+				close(r->fd[i]);
+	if (r->epfd >= 0)
+		close(r->epfd);
+	for (size_t i = 0; i < r->nr_synth; i++)
+		free(r->synth[i].str);
+	free(r->synth);
+	free(r->buf);
+	free(r->buf_fd);
+	free(r->fd);
+	free(r->attr);
+	free(r->trigger);
+	free(r->user_only);
+	free(r->thr);
+	free(r->cpu);
+	free(r->ids);
+	free(r->scratch);
+	free(r->vals);
+	free(r);
+}
+
+static size_t group_size(const struct hpm_record *r, size_t leader)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nr_ev; i++)
+		n += r->list->ev[i].leader == leader;
+	return n;
+}
+
+/* The attribute event @i is opened with. */
+static void make_attr(struct hpm_record *r, size_t i)
+{
+	const struct hpm_event *ev = &r->list->ev[i];
+	struct perf_event_attr *a = &r->attr[i];
+	bool leader = ev->leader == i;
+	bool grouped = group_size(r, ev->leader) > 1;
+
+	*a = ev->attr;
+	a->size = sizeof(*a);
+	a->disabled = leader;
+	a->inherit = r->o.target != HPM_TARGET_CPUS;
+	a->enable_on_exec = leader && r->o.target == HPM_TARGET_EXEC;
+	a->read_format = grouped ? PERF_FORMAT_GROUP | PERF_FORMAT_ID : PERF_FORMAT_ID;
+	if (!leader) {
+		/* a member counts; its leader's samples read it */
+		a->sample_period = 0;
+		a->freq = 0;
+		a->sample_type = 0;
+		r->trigger[i] = false;
+		return;
+	}
+	r->trigger[i] = true;
+	bool fixed = ev->kind == HPM_EV_BREAKPOINT || ev->kind == HPM_EV_TRACEPOINT;
+	if (r->o.period) {
+		a->sample_period = r->o.period;
+		a->freq = 0;
+	} else if (r->o.freq && !fixed) {
+		a->sample_freq = r->o.freq;
+		a->freq = 1;
+	} else if (!a->sample_period) {
+		a->sample_period = hpm_record__default_period(ev);
+		a->freq = 0;
+	}
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (grouped)
+		a->sample_type |= PERF_SAMPLE_READ;
+	if (r->o.callchain == HPM_CALLCHAIN_FP)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (r->o.callchain == HPM_CALLCHAIN_DWARF) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = REC_REGS_MASK;
+		a->sample_stack_user = r->o.stack_bytes;
+	}
+	a->sample_id_all = 1;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(r->data_len / 4);
+}
+
+static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool sideband)
+{
+	const struct hpm_event *ev = &r->list->ev[i];
+	struct perf_event_attr a = r->attr[i];
+	int group_fd = -1;
+
+	if (ev->leader != i) {
+		group_fd = *fdp(r, ev->leader, t, c);
+		if (group_fd < 0)
+			return -EINVAL;
+	}
+	if (sideband) {
+		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
+		a.build_id = 1;
+	}
+	for (;;) {
+		int fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], group_fd,
+					      PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		if (fd == -EACCES && !ev->explicit_priv && !a.exclude_kernel) {
+			/* paranoid forbids the kernel part: user only, as perf */
+			a.exclude_kernel = a.exclude_hv = 1;
+			r->attr[i].exclude_kernel = r->attr[i].exclude_hv = 1;
+			r->user_only[i] = true;
+			continue;
+		}
+		if (fd == -EINVAL && a.build_id) {
+			a.build_id = 0; /* kernels before 5.12 */
+			continue;
+		}
+		if (fd == -EINVAL && a.inherit && (a.sample_type & PERF_SAMPLE_READ ||
+						  a.read_format & PERF_FORMAT_GROUP)) {
+			/* inherit with PERF_SAMPLE_READ needs Linux 6.12 */
+			a.inherit = 0;
+			r->attr[i].inherit = 0;
+			r->group_no_inherit = true;
+			for (size_t k = 0; k < r->nr_ev; k++)
+				if (r->list->ev[k].leader == ev->leader)
+					r->attr[k].inherit = 0;
+			continue;
+		}
+		return fd;
+	}
+}
+
+static int map_buffer(struct hpm_record *r, size_t c, int fd)
+{
+	void *p = mmap(NULL, r->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->buf[c] = p;
+	r->buf_fd[c] = fd;
+	struct epoll_event e = { .events = EPOLLIN, .data.u64 = c };
+	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &e) < 0)
+		return -errno;
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct rec_id *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int collect_ids(struct hpm_record *r)
+{
+	size_t n = r->nr_ev * r->nr_thr * r->nr_cpu;
+	r->ids = calloc(n, sizeof(*r->ids));
+	if (!r->ids)
+		return -ENOMEM;
+	for (size_t ev = 0; ev < r->nr_ev; ev++)
+		for (size_t t = 0; t < r->nr_thr; t++)
+			for (size_t c = 0; c < r->nr_cpu; c++) {
+				uint64_t id;
+				int f = *fdp(r, ev, t, c);
+				if (f >= 0 && ioctl(f, PERF_EVENT_IOC_ID, &id) == 0)
+					r->ids[r->nr_ids++] = (struct rec_id){ id, (uint32_t)ev };
+			}
+	qsort(r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
+	return 0;
+}
+
+static int lookup_ev(const struct hpm_record *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nr_ids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->ids[mid].id == id)
+			return (int)r->ids[mid].ev;
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* ---- records of processes that exist already (procfs) ---- */
+
+static struct rec_synth *synth_add(struct hpm_record *r)
+{
+	struct rec_synth *v = realloc(r->synth, (r->nr_synth + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	r->synth = v;
+	memset(&v[r->nr_synth], 0, sizeof(*v));
+	return &v[r->nr_synth++];
+}
+
+/* The build-id of a synthesized mapping's file; each file is read once
+ * (system-wide, hundreds of processes map the same libraries). */
+static void synth_build_id(struct hpm_record *r, struct hpm_mmap_rec *m)
+{
+	for (size_t i = r->nr_synth - 1; i-- > 0;) {
+		const struct hpm_prec *p = &r->synth[i].p;
+		if (p->type == HPM_PREC_MMAP && !strcmp(p->mmap.filename, m->filename)) {
+			m->build_id_len = p->mmap.build_id_len;
+			memcpy(m->build_id, p->mmap.build_id, sizeof(m->build_id));
+			return;
+		}
+	}
+	m->build_id_len = (uint8_t)hpm__elf_build_id(m->filename, m->build_id,
+						     sizeof(m->build_id));
+}
+
+static int synth_process(struct hpm_record *r, pid_t pid)
+{
+	char path[PATH_MAX], comm[64] = "";
+	char line[PATH_MAX + 256];
+	struct rec_synth *s;
+	FILE *f;
+
+	if (hpm__path(path, sizeof(path), r->ctx->procfs, "%d/comm", (int)pid))
+		return -ENAMETOOLONG;
+	if (hpm__read_text(path, comm, sizeof(comm)) < 0)
+		return 0; /* gone meanwhile */
+	if (!(s = synth_add(r)) || !(s->str = strdup(comm)))
+		return -ENOMEM;
+	s->p.type = HPM_PREC_COMM;
+	s->p.comm = (struct hpm_comm_rec){ .pid = pid, .tid = pid, .comm = s->str };
+	if (hpm__path(path, sizeof(path), r->ctx->procfs, "%d/maps", (int)pid))
+		return -ENAMETOOLONG;
+	if (!(f = fopen(path, "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off;
+		char perm[8], name[PATH_MAX] = "";
+		int n = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &lo, &hi, perm, &off, &n) < 4)
+			continue;
+		if (perm[2] != 'x')
+			continue;
+		const char *p = line + n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		snprintf(name, sizeof(name), "%s", p);
+		name[strcspn(name, "\n")] = '\0';
+		if (!name[0])
+			snprintf(name, sizeof(name), "//anon");
+		if (!(s = synth_add(r)) || !(s->str = strdup(name))) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		s->p.type = HPM_PREC_MMAP;
+		struct hpm_mmap_rec *m = &s->p.mmap;
+		m->pid = m->tid = pid;
+		m->start = lo;
+		m->len = hi - lo;
+		m->pgoff = off;
+		m->prot = 4; /* PROT_EXEC */
+		m->filename = s->str;
+		if (name[0] == '/')
+			synth_build_id(r, m);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int synthesize(struct hpm_record *r)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	switch (r->o.target) {
+	case HPM_TARGET_EXEC:
+		return 0; /* the kernel reports the exec and its mappings */
+	case HPM_TARGET_PIDS:
+	case HPM_TARGET_TIDS:
+		for (size_t i = 0; i < r->o.nr_ids && !rc; i++) {
+			pid_t pid = r->o.ids[i];
+			if (r->o.target == HPM_TARGET_TIDS) {
+				char st[4096];
+				if (!hpm__path(path, sizeof(path), r->ctx->procfs, "%d/status",
+					       (int)pid) &&
+				    hpm__read_text(path, st, sizeof(st)) > 0) {
+					const char *t = strstr(st, "\nTgid:");
+					if (t)
+						pid = (pid_t)strtol(t + 6, NULL, 10);
+				}
+			}
+			rc = synth_process(r, pid);
+		}
+		return rc;
+	case HPM_TARGET_CPUS:
+		if (hpm__path(path, sizeof(path), r->ctx->procfs, "."))
+			return -ENAMETOOLONG;
+		if (!(d = opendir(path)))
+			return 0;
+		while (!rc && (de = readdir(d))) {
+			char *end;
+			long pid = strtol(de->d_name, &end, 10);
+			if (!*end && pid > 0)
+				rc = synth_process(r, (pid_t)pid);
+		}
+		closedir(d);
+		return rc;
+	}
+	return 0;
+}
+
+int hpm_record__open(struct hpm_record *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int rc;
+
+	if (r->opened)
+		return -EBUSY;
+	r->data_len = (size_t)page * r->o.mmap_pages;
+	r->mmap_len = (size_t)page + r->data_len;
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (r->epfd < 0)
+		return -errno;
+	for (size_t i = 0; i < r->nr_ev; i++)
+		make_attr(r, i);
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		for (size_t t = 0; t < r->nr_thr; t++) {
+			for (size_t c = 0; c < r->nr_cpu; c++) {
+				bool sideband = i == 0;
+				int fd = open_fd(r, i, t, c, sideband);
+				if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
+					break; /* that thread ended meanwhile */
+				if (fd < 0) {
+					r->failed = i;
+					return fd;
+				}
+				*fdp(r, i, t, c) = fd;
+				if (!r->trigger[i])
+					continue;
+				if (r->buf_fd[c] < 0)
+					rc = map_buffer(r, c, fd);
+				else
+					rc = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->buf_fd[c]) ? -errno : 0;
+				if (rc) {
+					r->failed = i;
+					return rc;
+				}
+			}
+		}
+	}
+	if ((rc = collect_ids(r)) || (rc = synthesize(r)))
+		return rc;
+	r->opened = true;
+	return 0;
+}
+
+size_t hpm_record__failed_event(const struct hpm_record *r) { return r->failed; }
+
+static int ioctl_leaders(struct hpm_record *r, unsigned long req)
+{
+	int err = 0;
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		if (r->list->ev[i].leader != i)
+			continue;
+		for (size_t k = 0; k < r->nr_thr * r->nr_cpu; k++) {
+			int f = r->fd[i * r->nr_thr * r->nr_cpu + k];
+			if (f >= 0 && ioctl(f, req, 0) < 0 && !err)
+				err = -errno;
+		}
+	}
+	return err;
+}
+
+int hpm_record__enable(struct hpm_record *r)
+{
+	r->enabled = true;
+	return ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
+}
+
+int hpm_record__disable(struct hpm_record *r)
+{
+	return ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
+}
+
+bool hpm_record__trigger(const struct hpm_record *r, size_t idx)
+{
+	return idx < r->nr_ev && r->trigger[idx];
+}
+
+bool hpm_record__user_only(const struct hpm_record *r, size_t idx)
+{
+	return idx < r->nr_ev && r->user_only[idx];
+}
+
+const struct perf_event_attr *hpm_record__attr(const struct hpm_record *r, size_t idx)
+{
+	return idx < r->nr_ev ? &r->attr[idx] : NULL;
+}
+
+bool hpm_record__group_no_inherit(const struct hpm_record *r) { return r->group_no_inherit; }
+int hpm_record__poll_fd(const struct hpm_record *r) { return r->epfd; }
+
+void hpm_record__stats(const struct hpm_record *r, struct hpm_record_stats *out)
+{
+	*out = r->st;
+}
+
+/* ---- parsing the kernel's records ---- */
+
+struct cursor {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t take64(struct cursor *c)
+{
+	uint64_t v = 0;
+	if (c->end - c->p < 8) {
+		c->bad = true;
+		c->p = c->end;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+static void take32x2(struct cursor *c, uint32_t *a, uint32_t *b)
+{
+	uint64_t v = take64(c);
+	*a = (uint32_t)v;
+	*b = (uint32_t)(v >> 32);
+}
+
+static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
+			struct hpm_prec *out)
+{
+	struct cursor c = { (const unsigned char *)(h + 1), (const unsigned char *)h + h->size, false };
+	struct hpm_sample *s = &out->sample;
+	uint32_t a, b;
+	int ev = lookup_ev(r, take64(&c));
+
+	if (ev < 0)
+		return -1;
+	const struct perf_event_attr *at = &r->attr[ev];
+	memset(s, 0, sizeof(*s));
+	out->type = HPM_PREC_SAMPLE;
+	s->ev = (uint32_t)ev;
+	s->mode = (enum hpm_mode)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	s->ip = take64(&c);
+	take32x2(&c, &a, &b);
+	s->pid = (pid_t)a;
+	s->tid = (pid_t)b;
+	s->time = take64(&c);
+	take32x2(&c, &a, &b);
+	s->cpu = a;
+	s->period = take64(&c);
+	if (at->sample_type & PERF_SAMPLE_READ) {
+		uint64_t nr = take64(&c);
+		if (nr > r->nr_ev || (uint64_t)(c.end - c.p) < nr * 16)
+			return -1;
+		if (nr > r->vals_cap) {
+			uint64_t *v = realloc(r->vals, nr * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			r->vals = v;
+			r->vals_cap = nr;
+		}
+		for (uint64_t k = 0; k < nr; k++) {
+			r->vals[k] = take64(&c);
+			take64(&c); /* id: members come in group order */
+		}
+		s->nr_values = (uint32_t)nr;
+		s->values = r->vals;
+	}
+	if (at->sample_type & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t nr = take64(&c);
+		if (nr > REC_MAX_CHAIN || (uint64_t)(c.end - c.p) < nr * 8)
+			return -1;
+		s->nr_chain = (uint32_t)nr;
+		s->chain = (const uint64_t *)(const void *)c.p; /* 8-aligned in place */
+		c.p += nr * 8;
+	}
+	if (at->sample_type & PERF_SAMPLE_REGS_USER) {
+		uint64_t abi = take64(&c);
+		s->regs_abi = (uint32_t)abi;
+		if (abi) {
+			size_t n = (size_t)__builtin_popcountll(at->sample_regs_user);
+			if ((size_t)(c.end - c.p) < n * 8)
+				return -1;
+			s->nr_regs = (uint32_t)n;
+			s->regs = (const uint64_t *)(const void *)c.p;
+			c.p += n * 8;
+		}
+	}
+	if (at->sample_type & PERF_SAMPLE_STACK_USER) {
+		uint64_t size = take64(&c);
+		if (size) {
+			if ((uint64_t)(c.end - c.p) < size + 8)
+				return -1;
+			const unsigned char *data = c.p;
+			c.p += size;
+			uint64_t dyn = take64(&c);
+			s->stack = data;
+			s->stack_len = (uint32_t)(dyn < size ? dyn : size);
+		}
+	}
+	return c.bad ? -1 : 0;
+}
+
+/* The sample_id trailer of a non-sample record: TID, TIME, CPU, IDENTIFIER. */
+static void trailer(const struct perf_event_header *h, uint64_t *time, uint64_t *id)
+{
+	const unsigned char *end = (const unsigned char *)h + h->size;
+	*time = 0;
+	*id = 0;
+	if (h->size >= sizeof(*h) + 32) {
+		memcpy(time, end - 24, 8);
+		memcpy(id, end - 8, 8);
+	}
+}
+
+static int parse_other(struct hpm_record *r, const struct perf_event_header *h,
+		       struct hpm_prec *out)
+{
+	const unsigned char *body = (const unsigned char *)(h + 1);
+	size_t blen = h->size - sizeof(*h);
+	uint64_t time, id;
+	uint32_t w[4];
+
+	trailer(h, &time, &id);
+	switch (h->type) {
+	case PERF_RECORD_MMAP2: {
+		struct hpm_mmap_rec *m = &out->mmap;
+		const size_t fixed = 8 + 24 + 24 + 8;
+		if (blen < fixed + 1 + 32)
+			return -1;
+		memset(m, 0, sizeof(*m));
+		out->type = HPM_PREC_MMAP;
+		memcpy(w, body, 8);
+		m->pid = (pid_t)w[0];
+		m->tid = (pid_t)w[1];
+		memcpy(&m->start, body + 8, 8);
+		memcpy(&m->len, body + 16, 8);
+		memcpy(&m->pgoff, body + 24, 8);
+		if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			uint8_t n = body[32];
+			m->build_id_len = n > HPM_BUILD_ID_MAX ? HPM_BUILD_ID_MAX : n;
+			memcpy(m->build_id, body + 36, m->build_id_len);
+		}
+		memcpy(&m->prot, body + 56, 4);
+		memcpy(&m->flags, body + 60, 4);
+		m->filename = (const char *)body + fixed;
+		if (!memchr(m->filename, '\0', blen - fixed - 32))
+			return -1;
+		m->time = time;
+		return 0;
+	}
+	case PERF_RECORD_COMM: {
+		struct hpm_comm_rec *cm = &out->comm;
+		if (blen < 8 + 1 + 32)
+			return -1;
+		out->type = HPM_PREC_COMM;
+		memcpy(w, body, 8);
+		cm->pid = (pid_t)w[0];
+		cm->tid = (pid_t)w[1];
+		cm->comm = (const char *)body + 8;
+		if (!memchr(cm->comm, '\0', blen - 8 - 32))
+			return -1;
+		cm->exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		cm->time = time;
+		return 0;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct hpm_task_rec *t = &out->task;
+		if (blen < 24)
+			return -1;
+		out->type = h->type == PERF_RECORD_FORK ? HPM_PREC_FORK : HPM_PREC_EXIT;
+		memcpy(w, body, 16);
+		t->pid = (pid_t)w[0];
+		t->ppid = (pid_t)w[1];
+		t->tid = (pid_t)w[2];
+		t->ptid = (pid_t)w[3];
+		memcpy(&t->time, body + 16, 8);
+		return 0;
+	}
+	case PERF_RECORD_LOST: {
+		uint64_t v[2];
+		if (blen < 16)
+			return -1;
+		memcpy(v, body, 16);
+		int ev = lookup_ev(r, v[0]);
+		out->type = HPM_PREC_LOST;
+		out->lost = (struct hpm_lost_rec){ time, ev < 0 ? UINT32_MAX : (uint32_t)ev, v[1] };
+		r->st.lost += v[1];
+		return 0;
+	}
+	case PERF_RECORD_LOST_SAMPLES: {
+		uint64_t n;
+		if (blen < 8)
+			return -1;
+		memcpy(&n, body, 8);
+		int ev = lookup_ev(r, id);
+		out->type = HPM_PREC_LOST;
+		out->lost = (struct hpm_lost_rec){ time, ev < 0 ? UINT32_MAX : (uint32_t)ev, n };
+		r->st.lost_samples += n;
+		return 0;
+	}
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE: {
+		uint64_t v[2];
+		if (blen < 16)
+			return -1;
+		memcpy(v, body, 16);
+		int ev = lookup_ev(r, v[1]);
+		out->type = h->type == PERF_RECORD_THROTTLE ? HPM_PREC_THROTTLE : HPM_PREC_UNTHROTTLE;
+		out->lost = (struct hpm_lost_rec){ v[0], ev < 0 ? UINT32_MAX : (uint32_t)ev, 1 };
+		if (h->type == PERF_RECORD_THROTTLE)
+			r->st.throttled++;
+		return 0;
+	}
+	default:
+		return 1; /* not ours to pass on */
+	}
+}
+
+static uint64_t next_rand(struct hpm_record *r)
+{
+	uint64_t x = r->rand_state; /* xorshift64 */
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return r->rand_state = x;
+}
+
+/* --random-period: a new period for every trigger, +-1/8 of its base. */
+static void jitter_periods(struct hpm_record *r)
+{
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		const struct perf_event_attr *a = &r->attr[i];
+		if (!r->trigger[i] || a->freq || a->sample_period < 16)
+			continue;
+		uint64_t span = a->sample_period / 4;
+		uint64_t p = a->sample_period - span / 2 + next_rand(r) % (span + 1);
+		for (size_t k = 0; k < r->nr_thr * r->nr_cpu; k++) {
+			int f = r->fd[i * r->nr_thr * r->nr_cpu + k];
+			if (f >= 0)
+				ioctl(f, PERF_EVENT_IOC_PERIOD, &p);
+		}
+	}
+}
+
+static int drain_buffer(struct hpm_record *r, size_t c, hpm_record_fn fn, void *arg)
+{
+	struct perf_event_mmap_page *pg = r->buf[c];
+	const unsigned char *data = (const unsigned char *)r->buf[c] + (r->mmap_len - r->data_len);
+	size_t size = r->data_len;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	int n = 0, rc = 0;
+
+	while (tail < head) {
+		struct perf_event_header hdr;
+		size_t off = (size_t)(tail % size);
+		const struct perf_event_header *h;
+		struct hpm_prec p;
+
+		for (size_t i = 0; i < sizeof(hdr); i++) /* the header may wrap */
+			((unsigned char *)&hdr)[i] = data[(off + i) % size];
+		if (hdr.size < sizeof(hdr) || tail + hdr.size > head) {
+			r->st.bad++;
+			tail = head; /* cannot resynchronise within a buffer */
+			break;
+		}
+		if (off + hdr.size <= size) {
+			h = (const void *)(data + off);
+		} else {
+			if (hdr.size > r->scratch_cap) {
+				unsigned char *v = realloc(r->scratch, hdr.size);
+				if (!v) {
+					rc = -ENOMEM;
+					break;
+				}
+				r->scratch = v;
+				r->scratch_cap = hdr.size;
+			}
+			size_t first = size - off;
+			memcpy(r->scratch, data + off, first);
+			memcpy(r->scratch + first, data, hdr.size - first);
+			h = (const void *)r->scratch;
+		}
+		int k = h->type == PERF_RECORD_SAMPLE ? parse_sample(r, h, &p) : parse_other(r, h, &p);
+		tail += hdr.size;
+		if (k == -ENOMEM) {
+			rc = k;
+			break;
+		}
+		if (k < 0) {
+			r->st.bad++;
+			continue;
+		}
+		if (k > 0)
+			continue;
+		if (p.type == HPM_PREC_SAMPLE)
+			r->st.samples++;
+		n++;
+		rc = fn(&p, arg);
+		if (rc < 0)
+			break;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return rc < 0 ? rc : n;
+}
+
+int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
+{
+	int total = 0;
+
+	if (!r->opened)
+		return -HPM_ERR_NOT_OPEN;
+	for (; r->synth_done < r->nr_synth; r->synth_done++) {
+		int rc = fn(&r->synth[r->synth_done].p, arg);
+		if (rc < 0)
+			return rc;
+		total++;
+	}
+	for (size_t c = 0; c < r->nr_cpu; c++) {
+		if (!r->buf[c])
+			continue;
+		int rc = drain_buffer(r, c, fn, arg);
+		if (rc < 0)
+			return rc;
+		total += rc;
+	}
+	if (r->o.random_period)
+		jitter_periods(r);
+	return total;
+}

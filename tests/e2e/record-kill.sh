@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+# A recorder killed with SIGKILL leaves a file that reads up to its last
+# complete chunk; the report says it was cut and lists what it holds.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/record-lib.sh"
+
+"$HPMON" record -q -e cpu-clock -o "$E2E_TMP/k.prof" -- "$WORKLOADS/ratio" 4000000000 \
+	>/dev/null 2>&1 &
+rec=$!
+E2E_BG_PIDS="$rec"
+sleep 3
+victim=$(pgrep -P "$rec" || true)
+kill -KILL "$rec"
+wait "$rec" 2>/dev/null || true
+[ -n "$victim" ] && kill "$victim" 2>/dev/null || true
+[ -s "$E2E_TMP/k.prof" ] || fail "the killed recorder left no file"
+hpm_ok report -i "$E2E_TMP/k.prof"
+expect_grep "cut is reported" 'warning: the profile is incomplete: .*without its end record' "$E2E_TMP/out"
+report_json "$E2E_TMP/k.prof"
+expect_eq "json says incomplete" False "$(json "$E2E_TMP/rep.json" "j['complete']")"
+n=$(json "$E2E_TMP/rep.json" "j['events'][0]['samples']")
+note "$n samples before the kill"
+expect_in "samples of the first seconds" 2000 20000 "$n"
+# the first round's work6 runs for seconds: most samples are there
+expect_in "work6 share so far" 50 100 "$(pct work6)"
+expect_in "the workload's functions" 99 100 "$(python3 -c "print($(pct work6) + $(pct work3) + $(pct work1))")"

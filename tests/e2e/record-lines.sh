@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# Source lines from DWARF: two loops of one function run 3*N and N
+# iterations, so --lines puts 75 % and 25 % of the samples on their lines
+# (within 3 points).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/record-lib.sh"
+
+src=${SRCDIR:-$(dirname "$0")/../..}/tests/workloads/lines.c
+la=$(grep -n 'LOOP_A' "$src" | grep -v '^\s*\*' | tail -n1 | cut -d: -f1)
+lb=$(grep -n 'LOOP_B' "$src" | tail -n1 | cut -d: -f1)
+hpm_ok record -q -e cpu-clock -o "$E2E_TMP/l.prof" -- "$WORKLOADS/lines" 200000000
+report_json "$E2E_TMP/l.prof" --lines
+a=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['percent'] for r in j['rows'] if r['line'] == 'lines.c:$la')")
+b=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['percent'] for r in j['rows'] if r['line'] == 'lines.c:$lb')")
+note "line $la: $a %, line $lb: $b %"
+expect_in "first loop's line" 72 78 "$a"
+expect_in "second loop's line" 22 28 "$b"
+hpm_ok report -i "$E2E_TMP/l.prof" --lines
+expect_grep "line column" "lines.c:$la +two_loops +lines\$" "$E2E_TMP/out"

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ratio N: three functions doing the same work in the ratio 6 : 3 : 1.
+ *
+ * work6, work3 and work1 run the same loop 6*N, 3*N and N times per round,
+ * over 20 rounds, interleaved so that a slower or faster phase of the
+ * machine hits all three alike. A sampling profiler should put 60 %, 30 %
+ * and 10 % of the samples in them (start-up and main are negligible for
+ * N of a million or more).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+volatile unsigned long sink;
+
+#define SPIN(n)                                                    \
+	do {                                                       \
+		unsigned long x_ = sink;                           \
+		for (unsigned long i_ = 0; i_ < (n); i_++)         \
+			x_ = x_ * 2862933555777941757ul + i_;      \
+		sink = x_;                                         \
+	} while (0)
+
+__attribute__((noinline, used)) void work6(unsigned long n) { SPIN(6 * n); }
+__attribute__((noinline, used)) void work3(unsigned long n) { SPIN(3 * n); }
+__attribute__((noinline, used)) void work1(unsigned long n) { SPIN(n); }
+
+int main(int argc, char **argv)
+{
+	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 10) : 10000000;
+	for (int round = 0; round < 20; round++) {
+		work6(n / 20);
+		work3(n / 20);
+		work1(n / 20);
+	}
+	return 0;
+}

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon annotate: the samples of one function, per instruction, with its
+ * disassembly and its source lines interleaved (docs/hpmon-report.md).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "report.h"
+
+static const char annotate_usage[] =
+	"usage: hpmon annotate [-i FILE] [--dso NAME] [--no-source] SYMBOL\n"
+	"\n"
+	"Samples of SYMBOL per instruction, with the disassembly and the source\n"
+	"lines interleaved (where DWARF and the source files are at hand).\n"
+	"\n"
+	"  -i, --input FILE    the profile (default hpmon.prof)\n"
+	"      --dso NAME      the object, when several have SYMBOL\n"
+	"      --no-source     instructions only\n"
+	"      --debug-dir DIR separate debug files (default /usr/lib/debug)\n"
+	"  -h, --help          this help\n";
+
+/* Line @n of @path (cached: the last file read stays open as lines). */
+struct src {
+	char path[4096];
+	char **lines;
+	size_t nr;
+	bool ok;
+};
+
+static void src_free(struct src *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->lines[i]);
+	free(s->lines);
+	memset(s, 0, sizeof(*s));
+}
+
+static const char *src_line(struct src *s, const char *path, unsigned n)
+{
+	if (strcmp(s->path, path)) {
+		src_free(s);
+		snprintf(s->path, sizeof(s->path), "%s", path);
+		FILE *f = fopen(path, "re");
+		char buf[1024];
+		size_t cap = 0;
+		while (f && fgets(buf, sizeof(buf), f)) {
+			if (s->nr == cap) {
+				cap = cap ? cap * 2 : 256;
+				char **v = realloc(s->lines, cap * sizeof(*v));
+				if (!v)
+					break;
+				s->lines = v;
+			}
+			buf[strcspn(buf, "\n")] = '\0';
+			s->lines[s->nr++] = strdup(buf);
+		}
+		if (f)
+			fclose(f);
+	}
+	return n >= 1 && n <= s->nr && s->lines[n - 1] ? s->lines[n - 1] : NULL;
+}
+
+enum { OPT_DSO = 256, OPT_NO_SOURCE, OPT_DEBUG_DIR };
+
+static int annotate(struct rep *r, const char *symbol, const char *dso_name, bool source)
+{
+	/* the object with the most samples in SYMBOL */
+	uint64_t best = 0;
+	long sym = -1;
+	for (size_t i = 0; i < r->nr_syms; i++) {
+		const struct rep_sym *s = &r->syms[i];
+		const struct rep_dso *d = &r->dsos[s->dso];
+		if (strcmp(s->name, symbol) || (dso_name && strcmp(dso_name, d->base) &&
+						strcmp(dso_name, d->path)))
+			continue;
+		uint64_t n = 0;
+		for (size_t l = 0; l < r->nr_locs; l++)
+			if (r->locs[l].sym == i)
+				n += r->locs[l].count[r->main_ev];
+		if (sym < 0 || n > best) {
+			best = n;
+			sym = (long)i;
+		}
+	}
+	if (sym < 0) {
+		fprintf(stderr, "hpmon annotate: no samples in a function named '%s'%s\n", symbol,
+			dso_name ? " in that object" : "");
+		return HPM_EXIT_FAIL;
+	}
+	const struct rep_sym *s = &r->syms[sym];
+	struct rep_dso *d = &r->dsos[s->dso];
+	if (!d->d || !s->resolved || !s->size) {
+		fprintf(stderr, "hpmon annotate: '%s' in %s cannot be disassembled (%s)\n", symbol,
+			d->path, d->d ? "its size is unknown" : "the object cannot be read");
+		return HPM_EXIT_FAIL;
+	}
+	size_t size = s->size > (1u << 20) ? (1u << 20) : (size_t)s->size;
+	uint8_t *code = malloc(size);
+	struct hpm_disasm *dis = hpm_disasm__new(hpm_dso__arch(d->d));
+	ssize_t got = code ? hpm_dso__read(d->d, s->start, code, size) : -1;
+	if (!code || !dis || got <= 0) {
+		fprintf(stderr, "hpmon annotate: cannot %s %s in %s\n", dis ? "read the code of" :
+			"disassemble", symbol, d->path);
+		free(code);
+		hpm_disasm__free(dis);
+		return HPM_EXIT_FAIL;
+	}
+	/* samples per address of this function */
+	uint64_t total = 0;
+	for (size_t l = 0; l < r->nr_locs; l++)
+		if (r->locs[l].sym == (uint32_t)sym)
+			total += r->locs[l].count[r->main_ev];
+	printf("# %s  [%s]  %s: %" PRIu64 " samples of %" PRIu64 " (%.2f%%)\n", symbol, d->path,
+	       r->meta.events[r->main_ev].name, total, r->ev_samples[r->main_ev],
+	       r->ev_samples[r->main_ev] ? 100.0 * (double)total / (double)r->ev_samples[r->main_ev] : 0);
+	printf("# %8s %7s  %-12s  %s\n", "samples", "percent", "address", "instruction");
+	struct src src = { .path = "" };
+	const char *last_file = NULL;
+	unsigned last_line = 0;
+	for (size_t off = 0; off < (size_t)got;) {
+		char text[160];
+		uint64_t addr = s->start + off;
+		size_t n = hpm_disasm__one(dis, code + off, (size_t)got - off, addr, text, sizeof(text));
+		if (!n) {
+			snprintf(text, sizeof(text), "(bad) .byte 0x%02x", code[off]);
+			n = 1;
+		}
+		if (source) {
+			struct hpm_symbol hs;
+			hpm_dso__lookup(d->d, addr, HPM_SYM_LINES, &hs);
+			if (hs.file && hs.line && (hs.line != last_line || hs.file != last_file)) {
+				const char *t = src_line(&src, hs.file, hs.line);
+				const char *b = strrchr(hs.file, '/');
+				printf("%30s %s:%u  %s\n", "", b ? b + 1 : hs.file, hs.line, t ? t : "");
+				last_file = hs.file;
+				last_line = hs.line;
+			}
+		}
+		uint64_t cnt = 0;
+		for (size_t l = 0; l < r->nr_locs; l++)
+			if (r->locs[l].sym == (uint32_t)sym && r->locs[l].addr == addr)
+				cnt += r->locs[l].count[r->main_ev];
+		if (cnt)
+			printf("  %8" PRIu64 " %6.2f%%  %12" PRIx64 ":  %s\n", cnt,
+			       total ? 100.0 * (double)cnt / (double)total : 0.0, addr, text);
+		else
+			printf("  %8s %7s  %12" PRIx64 ":  %s\n", "", "", addr, text);
+		off += n;
+	}
+	src_free(&src);
+	free(code);
+	hpm_disasm__free(dis);
+	rep_print_notes(stdout, r, "#");
+	return HPM_EXIT_OK;
+}
+
+int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "dso", required_argument, NULL, OPT_DSO },
+		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep_opts o = { .input = "hpmon.prof", .lines = true };
+	const char *dso = NULL;
+	bool source = true;
+	char bad[32];
+	int c;
+
+	(void)ctx;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+i:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case OPT_DSO: dso = optarg; break;
+		case OPT_NO_SOURCE: source = false; break;
+		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
+		case 'h':
+			fputs(annotate_usage, stdout);
+			return HPM_EXIT_OK;
+		default:
+			fprintf(stderr, "hpmon annotate: bad option '%s'\nSee 'hpmon annotate --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "hpmon annotate: give one SYMBOL\nSee 'hpmon annotate --help'.\n");
+		return HPM_EXIT_USAGE;
+	}
+	rep_parse_sort("sym", o.keys, &o.nr_keys, bad, sizeof(bad));
+	struct rep r;
+	int rc = HPM_EXIT_FAIL;
+	if (!rep_load(&r, &o))
+		rc = annotate(&r, argv[optind], dso, source);
+	rep_free(&r);
+	return rc;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon diff A B: per function, the samples of two profiles, their
+ * difference and ratio, largest change first: did the tuning work, and did
+ * it hurt something else (docs/hpmon-report.md).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "json.h"
+#include "report.h"
+
+static const char diff_usage[] =
+	"usage: hpmon diff [--json] [--percent-limit P] A B\n"
+	"\n"
+	"Compare two profiles function by function (matched by name and object):\n"
+	"samples and percent in each, the change in samples and in percentage\n"
+	"points, and the ratio B/A, largest change first. The first triggering\n"
+	"event of each profile is compared.\n";
+
+struct drow {
+	const char *sym, *dso;
+	uint64_t a, b;
+	double pa, pb;
+};
+
+static int cmp_drow(const void *x, const void *y)
+{
+	const struct drow *p = x, *q = y;
+	double u = fabs(p->pb - p->pa), v = fabs(q->pb - q->pa);
+	if (u != v)
+		return u > v ? -1 : 1;
+	return strcmp(p->sym, q->sym);
+}
+
+static int load(struct rep *r, const char *path)
+{
+	struct rep_opts o = { .input = path };
+	char bad[16];
+	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
+	return rep_load(r, &o);
+}
+
+int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "percent-limit", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	double limit = 0;
+	int c, rc = HPM_EXIT_FAIL;
+	char *end;
+
+	(void)ctx;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'l':
+			limit = strtod(optarg, &end);
+			if (*end || limit < 0) {
+				fprintf(stderr, "hpmon diff: bad --percent-limit '%s'\n", optarg);
+				return HPM_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			return HPM_EXIT_OK;
+		default:
+			fprintf(stderr, "hpmon diff: bad option '%s'\nSee 'hpmon diff --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
+		}
+	}
+	if (optind + 2 != argc) {
+		fprintf(stderr, "hpmon diff: give two profiles, A and B\nSee 'hpmon diff --help'.\n");
+		return HPM_EXIT_USAGE;
+	}
+	struct rep a, b;
+	struct drow *rows = NULL;
+	size_t n = 0;
+	memset(&b, 0, sizeof(b));
+	if (load(&a, argv[optind])) {
+		rep_free(&a);
+		return HPM_EXIT_FAIL;
+	}
+	if (load(&b, argv[optind + 1]))
+		goto out;
+	rows = calloc(a.nr_rows + b.nr_rows + 1, sizeof(*rows));
+	if (!rows)
+		goto out;
+	char buf[64];
+	double ta = a.ev_period[a.main_ev], tb = b.ev_period[b.main_ev];
+	for (int side = 0; side < 2; side++) {
+		struct rep *r = side ? &b : &a;
+		for (size_t i = 0; i < r->nr_rows; i++) {
+			const struct rep_row *row = &r->rows[i];
+			const char *sym = rep_key_text(r, row, SK_SYM, buf, sizeof(buf));
+			const char *dso = rep_key_text(r, row, SK_DSO, buf, sizeof(buf));
+			struct drow *d = NULL;
+			for (size_t k = 0; k < n && !d; k++) /* O(n^2): functions, not samples */
+				if (!strcmp(rows[k].sym, sym) && !strcmp(rows[k].dso, dso))
+					d = &rows[k];
+			if (!d) {
+				d = &rows[n++];
+				d->sym = sym;
+				d->dso = dso;
+			}
+			uint32_t e = r->main_ev;
+			if (side) {
+				d->b += row->samples[e];
+				d->pb += tb > 0 ? 100.0 * row->period[e] / tb : 0;
+			} else {
+				d->a += row->samples[e];
+				d->pa += ta > 0 ? 100.0 * row->period[e] / ta : 0;
+			}
+		}
+	}
+	qsort(rows, n, sizeof(*rows), cmp_drow);
+	if (json) {
+		struct json j;
+		json_init(&j, stdout, false);
+		json_obj_open(&j, NULL);
+		json_str(&j, "a", argv[optind]);
+		json_str(&j, "b", argv[optind + 1]);
+		json_arr_open(&j, "rows");
+		for (size_t i = 0; i < n; i++) {
+			json_obj_open(&j, NULL);
+			json_str(&j, "sym", rows[i].sym);
+			json_str(&j, "dso", rows[i].dso);
+			json_u64(&j, "samples_a", rows[i].a);
+			json_u64(&j, "samples_b", rows[i].b);
+			json_i64(&j, "delta", (int64_t)rows[i].b - (int64_t)rows[i].a);
+			json_dbl(&j, "percent_a", rows[i].pa);
+			json_dbl(&j, "percent_b", rows[i].pb);
+			json_dbl(&j, "delta_points", rows[i].pb - rows[i].pa);
+			if (rows[i].a)
+				json_dbl(&j, "ratio", (double)rows[i].b / (double)rows[i].a);
+			else
+				json_null(&j, "ratio");
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+		json_end(&j);
+	} else {
+		printf("# A: %s (%s, %" PRIu64 " samples of %s)\n", argv[optind], a.meta.command,
+		       a.ev_samples[a.main_ev], a.meta.events[a.main_ev].name);
+		printf("# B: %s (%s, %" PRIu64 " samples of %s)\n", argv[optind + 1], b.meta.command,
+		       b.ev_samples[b.main_ev], b.meta.events[b.main_ev].name);
+		printf("# %10s %10s %10s %8s %8s %8s %8s  %s\n", "samples A", "samples B", "delta",
+		       "ratio", "% A", "% B", "points", "symbol  dso");
+		for (size_t i = 0; i < n; i++) {
+			const struct drow *d = &rows[i];
+			if (fabs(d->pb - d->pa) < limit && d->pa < limit && d->pb < limit)
+				continue;
+			char ratio[32];
+			if (d->a)
+				snprintf(ratio, sizeof(ratio), "%.3f", (double)d->b / (double)d->a);
+			else
+				snprintf(ratio, sizeof(ratio), "new");
+			printf("  %10" PRIu64 " %10" PRIu64 " %+10" PRId64 " %8s %7.2f%% %7.2f%% %+8.2f  %s  %s\n",
+			       d->a, d->b, (int64_t)d->b - (int64_t)d->a, d->b || d->a ? ratio : "-",
+			       d->pa, d->pb, d->pb - d->pa, d->sym, d->dso);
+		}
+		rep_print_notes(stdout, &a, "# A:");
+		rep_print_notes(stdout, &b, "# B:");
+	}
+	rc = HPM_EXIT_OK;
+out:
+	free(rows);
+	rep_free(&a);
+	rep_free(&b);
+	return rc;
+}

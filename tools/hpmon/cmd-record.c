@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon record: sample events while a command runs (or for processes,
+ * threads or CPUs) and write a profile (docs/hpmon-record.md,
+ * docs/profile-format.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hpmon/record.h>
+#include <hpmon/sysinfo.h>
+#include "advice.h"
+#include "builtin.h"
+
+#define MAX_IDS 1024
+
+struct record_opts {
+	char events[4096];
+	bool events_given;
+	uint64_t period, freq;
+	bool random_period;
+	uint64_t seed;
+	enum hpm_callchain callchain;
+	uint32_t stack_bytes;
+	pid_t ids[MAX_IDS];
+	size_t nr_ids;
+	bool by_tid;
+	bool system;
+	int cpus[MAX_IDS];
+	size_t nr_cpus;
+	const char *output;
+	uint32_t mmap_pages;
+	bool force;
+	bool quiet;
+	char **argv;
+};
+
+static const char record_usage[] =
+	"usage: hpmon record [options] [--] COMMAND [ARGS]\n"
+	"       hpmon record [options] -p PID | -t TID | -a [-C CPUS] [COMMAND]\n"
+	"\n"
+	"Sample events on counter overflow while COMMAND runs (children and threads\n"
+	"included), or for existing processes, threads or CPUs until they end or\n"
+	"Ctrl-C, and write a profile for 'hpmon report'.\n"
+	"\n"
+	"  -e, --event EVENTS     events that trigger samples (perf syntax); a group\n"
+	"                         '{cycles,instructions}' samples on its leader and\n"
+	"                         reads the members at each sample\n"
+	"  -c, --count PERIOD     sample every PERIOD events (default: a prime per event)\n"
+	"  -F, --freq HZ          sample HZ times a second instead\n"
+	"      --random-period    vary each period by up to +-1/8 as the run goes\n"
+	"      --seed N           seed of --random-period\n"
+	"  -g                     record call chains (frame pointers)\n"
+	"      --call-graph MODE  fp, or dwarf[,BYTES] (user stack copies)\n"
+	"  -p, --pid PIDS         existing processes (comma separated)\n"
+	"  -t, --tid TIDS         existing threads\n"
+	"  -a, --all-cpus         system-wide on every CPU\n"
+	"  -C, --cpu CPUS         system-wide on these CPUs (0,2-3)\n"
+	"  -o, --output FILE      the profile (default hpmon.prof)\n"
+	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
+	"      --force            sample even above the kernel's sample-rate limit\n"
+	"  -q, --quiet            no summary on stderr\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Exit status: the command's own; 127 if it could not be run; 129 for bad\n"
+	"options; 1 if recording failed. See docs/hpmon-record.md.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hpmon record: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nSee 'hpmon record --help'.\n");
+	return HPM_EXIT_USAGE;
+}
+
+static int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges)
+{
+	const char *p = arg;
+	*nr = 0;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi;
+		if (end == p || lo < 0 || lo > 0x3fffffff)
+			return -1;
+		hi = lo;
+		p = end;
+		if (ranges && *p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo)
+				return -1;
+			p = end;
+		}
+		for (long v = lo; v <= hi; v++) {
+			if (*nr >= max)
+				return -1;
+			out[(*nr)++] = (int)v;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *nr ? 0 : -1;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int parse_callgraph(struct record_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "fp")) {
+		o->callchain = HPM_CALLCHAIN_FP;
+		return 0;
+	}
+	if (!strncmp(arg, "dwarf", 5) && (arg[5] == '\0' || arg[5] == ',')) {
+		uint64_t n = 8192;
+		if (arg[5] == ',' && (parse_u64(arg + 6, &n) || n < 8 || n > 65528))
+			return -1;
+		o->callchain = HPM_CALLCHAIN_DWARF;
+		o->stack_bytes = (uint32_t)n;
+		return 0;
+	}
+	return -1;
+}
+
+enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE };
+
+static int parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "random-period", no_argument, NULL, OPT_RANDOM },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "call-graph", required_argument, NULL, OPT_CALLGRAPH },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, tmp[MAX_IDS];
+	size_t n;
+	uint64_t v;
+
+	o->output = "hpmon.prof";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:c:F:gp:t:aC:o:m:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': {
+			size_t len = strlen(o->events);
+			if (len + strlen(optarg) + 2 > sizeof(o->events))
+				return usage_error("event list too long: '%s'", optarg);
+			if (len)
+				strcat(o->events, ",");
+			strcat(o->events, optarg);
+			o->events_given = true;
+			break;
+		}
+		case 'c':
+			if (parse_u64(optarg, &o->period) || !o->period)
+				return usage_error("-c takes a period of 1 or more events, not '%s'", optarg);
+			break;
+		case 'F':
+			if (parse_u64(optarg, &o->freq) || !o->freq)
+				return usage_error("-F takes samples a second (1 or more), not '%s'", optarg);
+			break;
+		case OPT_RANDOM: o->random_period = true; break;
+		case OPT_SEED:
+			if (parse_u64(optarg, &o->seed))
+				return usage_error("--seed takes a number, not '%s'", optarg);
+			break;
+		case 'g': o->callchain = HPM_CALLCHAIN_FP; break;
+		case OPT_CALLGRAPH:
+			if (parse_callgraph(o, optarg))
+				return usage_error("--call-graph takes fp or dwarf[,BYTES], not '%s'", optarg);
+			break;
+		case 'p':
+		case 't':
+			if (parse_list(optarg, tmp, MAX_IDS, &n, false))
+				return usage_error("'%s' is not a list of process or thread ids", optarg);
+			for (size_t i = 0; i < n; i++)
+				o->ids[i] = tmp[i];
+			o->nr_ids = n;
+			o->by_tid = c == 't';
+			break;
+		case 'a': o->system = true; break;
+		case 'C':
+			if (parse_list(optarg, o->cpus, MAX_IDS, &o->nr_cpus, true))
+				return usage_error("'%s' is not a CPU list (e.g. 0,2-3)", optarg);
+			o->system = true;
+			break;
+		case 'o': o->output = optarg; break;
+		case 'm':
+			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) || v > 65536)
+				return usage_error("-m takes a power of two of pages, not '%s'", optarg);
+			o->mmap_pages = (uint32_t)v;
+			break;
+		case OPT_FORCE: o->force = true; break;
+		case 'q': o->quiet = true; break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return -1;
+		default:
+			if (optopt && strchr("ecFptCom", optopt))
+				return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	o->argv = argv + optind;
+	if (!*o->argv)
+		o->argv = NULL;
+	if (o->period && o->freq)
+		return usage_error("%s", "-c and -F exclude each other");
+	if (o->system && o->nr_ids)
+		return usage_error("%s", "-a/-C and -p/-t exclude each other");
+	if (!o->argv && !o->system && !o->nr_ids)
+		return usage_error("%s", "nothing to record: give a COMMAND, -p PID, -t TID or -a");
+	if (o->argv && o->nr_ids)
+		return usage_error("%s", "-p/-t and a COMMAND exclude each other (with -a, the "
+				   "COMMAND says how long to record)");
+	return 0;
+}
+
+/* ---- defaults and limits ---- */
+
+static bool hw_samples_here(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_CPU_CYCLES, .sample_period = 1000003,
+				     .exclude_kernel = 1, .exclude_hv = 1, .disabled = 1 };
+	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+/*
+ * Samples a second that @a asks for, as far as it can be known: exact for
+ * clocks (ns), a ceiling for cycles and instructions (4 GHz, 4 per cycle
+ * would be more, but cycles are what is sampled by default), else 0.
+ */
+static double expected_rate(const struct perf_event_attr *a)
+{
+	if (a->freq)
+		return (double)a->sample_freq;
+	if (!a->sample_period)
+		return 0;
+	if (a->type == PERF_TYPE_SOFTWARE &&
+	    (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK))
+		return 1e9 / (double)a->sample_period;
+	if (a->type == PERF_TYPE_HARDWARE && (a->config == PERF_COUNT_HW_CPU_CYCLES ||
+					     a->config == PERF_COUNT_HW_INSTRUCTIONS ||
+					     a->config == PERF_COUNT_HW_REF_CPU_CYCLES))
+		return 4e9 / (double)a->sample_period;
+	return 0;
+}
+
+/* Refuse rates the kernel would throttle (or refuse), saying how to go on. */
+static int check_rates(struct hpm_record *rec, struct hpm_evlist *list, int max_rate,
+		       const struct record_opts *o)
+{
+	for (size_t i = 0; i < hpm_evlist__count(list); i++) {
+		const struct perf_event_attr *a = hpm_record__attr(rec, i);
+		const char *name = hpm_event__name(hpm_evlist__event(list, i));
+		double rate = hpm_record__trigger(rec, i) ? expected_rate(a) : 0;
+		if (max_rate <= 0 || rate <= max_rate)
+			continue;
+		if (a->freq) {
+			fprintf(stderr, "hpmon record: -F %llu for '%s' is above the kernel's limit of "
+				"%d samples a second (kernel.perf_event_max_sample_rate), which the "
+				"kernel refuses; use -F %d or less, or raise the limit as root: "
+				"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
+				(unsigned long long)a->sample_freq, name, max_rate, max_rate,
+				(unsigned long long)a->sample_freq);
+			return HPM_EXIT_USAGE;
+		}
+		if (o->force)
+			continue;
+		fprintf(stderr, "hpmon record: a period of %llu for '%s' means up to %.0f samples "
+			"a second, above the kernel's limit of %d (kernel.perf_event_max_sample_rate): "
+			"the kernel would throttle it and the profile would miss whole intervals.\n"
+			"  Use a period of at least %.0f, or --force to sample anyway (throttling is "
+			"then reported), or raise the limit as root: "
+			"sysctl -w kernel.perf_event_max_sample_rate=N\n",
+			(unsigned long long)a->sample_period, name, rate, max_rate,
+			(double)a->sample_period * rate / max_rate + 1);
+		return HPM_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- signals and the child ---- */
+
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t child_pid;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_pid > 0 && sig != SIGINT && sig != SIGQUIT)
+		kill((pid_t)child_pid, sig);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+struct child {
+	pid_t pid;
+	int go_fd, err_fd, pidfd;
+};
+
+static int child_start(char **argv, struct child *ch)
+{
+	int go[2], er[2];
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(er, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	ch->pid = fork();
+	if (ch->pid < 0)
+		return -errno;
+	if (ch->pid == 0) {
+		char c;
+		close(go[1]);
+		close(er[0]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		int e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(er[1]);
+	ch->go_fd = go[1];
+	ch->err_fd = er[0];
+	ch->pidfd = (int)syscall(SYS_pidfd_open, ch->pid, 0);
+	child_pid = ch->pid;
+	return 0;
+}
+
+static int child_go(struct child *ch)
+{
+	int e = 0;
+	ssize_t n;
+	if (write(ch->go_fd, "g", 1) != 1)
+		return errno;
+	close(ch->go_fd);
+	ch->go_fd = -1;
+	do
+		n = read(ch->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(ch->err_fd);
+	ch->err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? e : 0;
+}
+
+static void child_abort(struct child *ch)
+{
+	if (ch->go_fd >= 0)
+		close(ch->go_fd);
+	if (ch->err_fd >= 0)
+		close(ch->err_fd);
+	if (ch->pid > 0)
+		waitpid(ch->pid, NULL, 0);
+	if (ch->pidfd >= 0)
+		close(ch->pidfd);
+	ch->pid = -1;
+	child_pid = 0;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- writing ---- */
+
+struct rec_run {
+	struct hpm_profile_writer *w;
+	int err;
+};
+
+static int on_record(const struct hpm_prec *p, void *arg)
+{
+	struct rec_run *run = arg;
+	int rc = hpm_profile_writer__add(run->w, p);
+	if (rc && !run->err)
+		run->err = rc;
+	return rc == -EINVAL ? 0 : rc;
+}
+
+static void join_argv(char **argv, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; argv && argv[i] && n + 1 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", argv[i]);
+}
+
+static struct hpm_profile_writer *start_profile(const struct record_opts *o,
+						struct hpm_record *rec, struct hpm_evlist *list,
+						const struct hpm_sysinfo *si)
+{
+	size_t n = hpm_evlist__count(list);
+	struct hpm_profile_event *ev = calloc(n, sizeof(*ev));
+	char cmd[4096], target[64];
+	struct utsname u;
+	struct hpm_profile_writer *w = NULL;
+
+	if (!ev)
+		return NULL;
+	uname(&u);
+	if (o->argv && o->system) {
+		join_argv(o->argv, target, sizeof(target));
+		snprintf(cmd, sizeof(cmd), "[system-wide] %s", target);
+	} else if (o->argv) {
+		join_argv(o->argv, cmd, sizeof(cmd));
+	} else {
+		snprintf(target, sizeof(target), o->system ? "[system-wide]" : "[%s %d%s]",
+			 o->by_tid ? "thread" : "process", (int)o->ids[0], o->nr_ids > 1 ? ",..." : "");
+		snprintf(cmd, sizeof(cmd), "%s", target);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct hpm_event *e = hpm_evlist__event(list, i);
+		const struct perf_event_attr *a = hpm_record__attr(rec, i);
+		size_t gs = 0;
+		for (size_t k = 0; k < n; k++)
+			gs += hpm_event__leader(hpm_evlist__event(list, k)) == hpm_event__leader(e);
+		ev[i] = (struct hpm_profile_event){
+			.name = hpm_event__name(e), .type = a->type, .config = a->config,
+			.config1 = a->config1, .config2 = a->config2,
+			.period = a->freq ? a->sample_freq : a->sample_period, .freq = a->freq,
+			.trigger = hpm_record__trigger(rec, i),
+			.user_only = hpm_record__user_only(rec, i) || a->exclude_kernel,
+			.sample_type = a->sample_type,
+			.leader = (uint32_t)hpm_event__leader(e), .group_size = (uint32_t)gs,
+		};
+	}
+	struct hpm_profile_meta m = {
+		.sz = sizeof(m), .command = cmd, .host = u.nodename, .arch = u.machine,
+		.cpu_model = si ? si->cpu_model : "", .kernel = u.release,
+		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
+		.callchain = (uint32_t)o->callchain, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
+	};
+	int fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "hpmon record: cannot write '%s': %s\n", o->output, strerror(errno));
+	} else {
+		w = hpm_profile_writer__new(fd, &m, NULL);
+		if (!w) {
+			fprintf(stderr, "hpmon record: cannot start the profile: %s\n", strerror(errno));
+			close(fd);
+		}
+	}
+	free(ev);
+	return w;
+}
+
+/* Drain until the command ends (or Ctrl-C / the targets end). */
+static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
+		const struct record_opts *o, int *status)
+{
+	int rfd = hpm_record__poll_fd(rec);
+	uint64_t last_flush = now_ns(CLOCK_MONOTONIC);
+
+	for (;;) {
+		struct pollfd p[2];
+		nfds_t n = 0;
+		if (ch && ch->pidfd >= 0)
+			p[n++] = (struct pollfd){ .fd = ch->pidfd, .events = POLLIN };
+		p[n++] = (struct pollfd){ .fd = rfd, .events = POLLIN };
+		int rc = poll(p, n, 100);
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+		rc = hpm_record__drain(rec, on_record, run);
+		if (rc < 0)
+			return rc;
+		uint64_t t = now_ns(CLOCK_MONOTONIC);
+		if (t - last_flush > 1000000000ull) {
+			/* a killed recorder loses at most the last second */
+			if ((rc = hpm_profile_writer__flush(run->w)))
+				return rc;
+			last_flush = t;
+		}
+		if (ch) {
+			pid_t w = waitpid(ch->pid, status, WNOHANG);
+			if (w == ch->pid)
+				return 0;
+			if (w < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		if (got_signal)
+			return 0;
+		bool alive = o->nr_ids == 0;
+		for (size_t i = 0; i < o->nr_ids; i++)
+			if (kill(o->ids[i], 0) == 0 || errno == EPERM)
+				alive = true;
+		if (!alive)
+			return 0;
+	}
+}
+
+static void summary(const struct record_opts *o, struct hpm_record *rec,
+		    struct hpm_evlist *list, uint64_t bytes)
+{
+	struct hpm_record_stats st;
+	hpm_record__stats(rec, &st);
+	if (!o->quiet) {
+		fprintf(stderr, "hpmon record: %llu samples written to %s (%llu bytes, %.1f bytes a "
+			"sample)\n", (unsigned long long)st.samples, o->output,
+			(unsigned long long)bytes, st.samples ? (double)bytes / (double)st.samples : 0.0);
+		if (hpm_record__group_no_inherit(rec))
+			fprintf(stderr, "hpmon record: note: this kernel cannot read groups in inherited "
+				"tasks (Linux 6.12 can): group reads follow the first thread only\n");
+		for (size_t i = 0; i < hpm_evlist__count(list); i++)
+			if (hpm_record__user_only(rec, i))
+				fprintf(stderr, "hpmon record: note: '%s' samples user mode only "
+					"(perf_event_paranoid forbids kernel mode)\n",
+					hpm_event__name(hpm_evlist__event(list, i)));
+	}
+	/* never silent about what the kernel dropped */
+	if (st.lost || st.lost_samples)
+		fprintf(stderr, "hpmon record: warning: the kernel dropped %llu records and %llu "
+			"samples (ring buffers full): try a larger -m or a longer period\n",
+			(unsigned long long)st.lost, (unsigned long long)st.lost_samples);
+	if (st.throttled)
+		fprintf(stderr, "hpmon record: warning: the kernel throttled sampling %llu times "
+			"(kernel.perf_event_max_sample_rate, kernel.perf_cpu_time_max_percent): "
+			"samples are missing from those intervals; use a longer period\n",
+			(unsigned long long)st.throttled);
+	if (st.bad)
+		fprintf(stderr, "hpmon record: warning: %llu records could not be parsed\n",
+			(unsigned long long)st.bad);
+}
+
+static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist *list)
+{
+	struct child ch = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
+	struct hpm_record_opts ro = { .sz = sizeof(ro) };
+	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, NULL);
+	struct hpm_record *rec = NULL;
+	struct rec_run run = { 0 };
+	pid_t ids[MAX_IDS];
+	int status = 0, rc, ret = HPM_EXIT_FAIL;
+	uint64_t t0;
+
+	if (o->freq && si && si->perf_event_max_sample_rate > 0 &&
+	    o->freq > (uint64_t)si->perf_event_max_sample_rate) {
+		fprintf(stderr, "hpmon record: -F %llu is above the kernel's limit of %d samples a "
+			"second (kernel.perf_event_max_sample_rate), which the kernel refuses; use "
+			"-F %d or less, or raise the limit as root: "
+			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
+			(unsigned long long)o->freq, si->perf_event_max_sample_rate,
+			si->perf_event_max_sample_rate, (unsigned long long)o->freq);
+		ret = HPM_EXIT_USAGE;
+		goto out;
+	}
+	if (o->argv && (rc = child_start(o->argv, &ch))) {
+		fprintf(stderr, "hpmon record: cannot start '%s': %s\n", o->argv[0], strerror(-rc));
+		goto out;
+	}
+	if (o->system) {
+		ro.target = HPM_TARGET_CPUS;
+		ro.cpus = o->nr_cpus ? o->cpus : NULL;
+		ro.nr_cpus = o->nr_cpus;
+	} else if (o->nr_ids) {
+		ro.target = o->by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
+		memcpy(ids, o->ids, o->nr_ids * sizeof(pid_t));
+		ro.ids = ids;
+		ro.nr_ids = o->nr_ids;
+	} else {
+		ro.target = HPM_TARGET_EXEC;
+		ids[0] = ch.pid;
+		ro.ids = ids;
+		ro.nr_ids = 1;
+	}
+	ro.period = o->period;
+	ro.freq = o->freq;
+	ro.random_period = o->random_period;
+	ro.seed = o->seed ? o->seed : now_ns(CLOCK_MONOTONIC);
+	ro.callchain = o->callchain;
+	ro.stack_bytes = o->stack_bytes;
+	ro.mmap_pages = o->mmap_pages;
+	rec = hpm_record__new(list, &ro);
+	if (!rec) {
+		rc = -errno;
+		fprintf(stderr, "hpmon record: %s: %s\n",
+			rc == -ESRCH ? "no such process or thread" : "cannot set up sampling",
+			hpm_strerror(rc));
+		goto out;
+	}
+	rc = hpm_record__open(rec);
+	if (rc) {
+		char why[320];
+		const struct hpm_event *ev = hpm_evlist__event(list, hpm_record__failed_event(rec));
+		advice_open(ctx, ev, rc, o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH
+							   : ADVICE_COMMAND, why, sizeof(why));
+		fprintf(stderr, "hpmon record: cannot sample '%s': %s\n", hpm_event__name(ev), why);
+		goto out;
+	}
+	if ((rc = check_rates(rec, list, si ? si->perf_event_max_sample_rate : 0, o))) {
+		ret = rc;
+		goto out;
+	}
+	run.w = start_profile(o, rec, list, si);
+	if (!run.w)
+		goto out;
+	install_signals();
+	if (ro.target != HPM_TARGET_EXEC)
+		hpm_record__enable(rec);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	if (o->argv) {
+		int e = child_go(&ch);
+		if (e) {
+			child_abort(&ch);
+			fprintf(stderr, "hpmon record: cannot run '%s': %s\n", o->argv[0], strerror(e));
+			ret = HPM_EXIT_EXEC;
+			goto out;
+		}
+	}
+	rc = loop(rec, &run, o->argv ? &ch : NULL, o, &status);
+	hpm_record__disable(rec);
+	if (!rc)
+		rc = hpm_record__drain(rec, on_record, &run);
+	child_pid = 0;
+	if (rc < 0) {
+		fprintf(stderr, "hpmon record: recording failed: %s\n", hpm_strerror(rc));
+		goto out;
+	}
+	struct hpm_record_stats st;
+	hpm_record__stats(rec, &st);
+	int exit_status = -1;
+	if (o->argv)
+		exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	struct hpm_profile_totals tot = {
+		.samples = st.samples, .lost = st.lost, .lost_samples = st.lost_samples,
+		.throttled = st.throttled, .duration_ns = now_ns(CLOCK_MONOTONIC) - t0,
+		.exit_status = exit_status,
+	};
+	rc = hpm_profile_writer__close(run.w, &tot);
+	run.w = NULL;
+	if (rc || run.err) {
+		fprintf(stderr, "hpmon record: writing '%s' failed: %s\n", o->output,
+			hpm_strerror(rc ? rc : run.err));
+		goto out;
+	}
+	struct stat sb;
+	summary(o, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
+	ret = o->argv ? exit_status : got_signal && got_signal != SIGINT ? 128 + got_signal : 0;
+out:
+	if (ch.go_fd >= 0)
+		child_abort(&ch); /* it never ran: it exits 127 on the closed pipe */
+	else if (ch.pidfd >= 0)
+		close(ch.pidfd);
+	hpm_profile_writer__free(run.w);
+	hpm_record__free(rec);
+	hpm_sysinfo__free(si);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	struct record_opts *o = calloc(1, sizeof(*o));
+	struct hpm_parse_error perr;
+	struct hpm_evlist *list = NULL;
+	int rc;
+
+	if (!o)
+		return HPM_EXIT_FAIL;
+	rc = parse_opts(argc, argv, o);
+	if (rc) {
+		free(o);
+		return rc < 0 ? HPM_EXIT_OK : rc;
+	}
+	if (!o->events_given) {
+		bool hw = hw_samples_here();
+		snprintf(o->events, sizeof(o->events), "%s", hw ? "cycles" : "cpu-clock");
+		if (!o->quiet)
+			fprintf(stderr, "hpmon record: sampling %s%s\n", o->events,
+				hw ? "" : " (no hardware PMU here: cycles cannot be sampled)");
+	}
+	rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
+	if (rc) {
+		advice_parse(stderr, o->events, &perr);
+		free(o);
+		return HPM_EXIT_USAGE;
+	}
+	rc = record(o, ctx, list);
+	hpm_evlist__free(list);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpmon report: where the samples of a profile are, as prof lists them:
+ * samples, percent and cumulative percent per function (or per line,
+ * object, thread, CPU ...), call graphs, and per-function ratios of the
+ * counts read from groups (docs/hpmon-report.md).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "report.h"
+
+#define MAX_IDS 256
+
+static const char report_usage[] =
+	"usage: hpmon report [-i FILE] [options]\n"
+	"\n"
+	"List where the samples of a profile (hpmon record) are: by default per\n"
+	"function, with samples, percent and cumulative percent, and the object.\n"
+	"\n"
+	"  -i, --input FILE       the profile (default hpmon.prof)\n"
+	"  -s, --sort KEYS        comm,pid,tid,dso,sym,line,cpu in any combination\n"
+	"      --lines            per source line (DWARF): line,sym,dso\n"
+	"      --inline           name the inlined function an address belongs to\n"
+	"  -g, --call-graph       inclusive and self percent, callers and callees\n"
+	"      --pid PIDS         only these processes\n"
+	"      --tid TIDS         only these threads\n"
+	"      --comm NAME        only tasks of this name\n"
+	"      --dso NAME         only this object (file name or path)\n"
+	"      --symbol NAME      only this function\n"
+	"      --percent-limit P  hide rows under P percent\n"
+	"      --json | --csv     machine-readable rows\n"
+	"      --folded           one line per call stack, for flame graphs\n"
+	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"See docs/hpmon-report.md.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hpmon report: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nSee 'hpmon report --help'.\n");
+	return HPM_EXIT_USAGE;
+}
+
+static int parse_ids(const char *s, pid_t *v, size_t *n)
+{
+	char *end;
+	*n = 0;
+	while (*s) {
+		long x = strtol(s, &end, 10);
+		if (end == s || x <= 0 || *n >= MAX_IDS)
+			return -1;
+		v[(*n)++] = (pid_t)x;
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return *n ? 0 : -1;
+}
+
+enum { OPT_INLINE = 300 };
+enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_COMM, OPT_DSO, OPT_SYMBOL, OPT_JSON, OPT_CSV,
+       OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR };
+
+int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "lines", no_argument, NULL, OPT_LINES },
+		{ "inline", no_argument, NULL, OPT_INLINE },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "dso", required_argument, NULL, OPT_DSO },
+		{ "symbol", required_argument, NULL, OPT_SYMBOL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rep_opts o = { .input = "hpmon.prof" };
+	pid_t pids[MAX_IDS], tids[MAX_IDS];
+	enum rep_fmt fmt = REP_TEXT;
+	const char *sort = NULL;
+	double min_pct = 0;
+	char bad[64], *end;
+	int c;
+
+	(void)ctx;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+i:s:gh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o.input = optarg; break;
+		case 's': sort = optarg; break;
+		case OPT_LINES: o.lines = true; break;
+		case OPT_INLINE: o.inlines = true; break;
+		case 'g': o.callgraph = true; break;
+		case OPT_PID:
+			if (parse_ids(optarg, pids, &o.nr_pids))
+				return usage_error("'%s' is not a list of process ids", optarg);
+			o.pids = pids;
+			break;
+		case OPT_TID:
+			if (parse_ids(optarg, tids, &o.nr_tids))
+				return usage_error("'%s' is not a list of thread ids", optarg);
+			o.tids = tids;
+			break;
+		case OPT_COMM: o.comm = optarg; break;
+		case OPT_DSO: o.dso = optarg; break;
+		case OPT_SYMBOL: o.symbol = optarg; break;
+		case OPT_JSON: fmt = REP_JSON; break;
+		case OPT_CSV: fmt = REP_CSV; break;
+		case OPT_FOLDED: fmt = REP_FOLDED; break;
+		case OPT_LIMIT:
+			min_pct = strtod(optarg, &end);
+			if (*end || min_pct < 0 || min_pct > 100)
+				return usage_error("--percent-limit takes a percentage, not '%s'", optarg);
+			break;
+		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return HPM_EXIT_OK;
+		default:
+			if (optopt)
+				return usage_error("option '%s' needs a value", argv[optind - 1]);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s' (the profile is given with -i)",
+				   argv[optind]);
+	if (sort) {
+		if (rep_parse_sort(sort, o.keys, &o.nr_keys, bad, sizeof(bad)))
+			return usage_error("unknown sort key '%s': use comm, pid, tid, dso, sym, line, cpu",
+					   bad);
+	} else if (o.lines) {
+		rep_parse_sort("line,sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
+	} else {
+		rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
+	}
+	for (size_t i = 0; i < o.nr_keys; i++)
+		if (o.keys[i] == SK_LINE)
+			o.lines = true;
+	if (fmt == REP_FOLDED) {
+		o.callgraph = true;
+		o.folded = true;
+	}
+
+	struct rep r;
+	if (rep_load(&r, &o)) {
+		rep_free(&r);
+		return HPM_EXIT_FAIL;
+	}
+	if (o.callgraph && !r.have_chains && fmt != REP_FOLDED)
+		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "
+			"inclusive equals self\n");
+	rep_sort_rows(&r);
+	rep_print(stdout, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
+	int rc = r.st.complete || r.st.chunks ? HPM_EXIT_OK : HPM_EXIT_FAIL;
+	rep_free(&r);
+	return rc;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: MIT */
+/* Printing a loaded profile (report.h): text, CSV, JSON, folded stacks. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "report.h"
+
+static double pct(double part, double total)
+{
+	return total > 0 ? 100.0 * part / total : 0.0;
+}
+
+/* Group members whose ratio to their leader is shown (CPI and the like). */
+static bool is_member(const struct rep *r, uint32_t e)
+{
+	const struct hpm_profile_event *ev = &r->meta.events[e];
+	return r->have_groups && ev->leader != e && ev->leader < r->nr_ev;
+}
+
+static void ratio_name(const struct rep *r, uint32_t e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", r->meta.events[r->meta.events[e].leader].name,
+		 r->meta.events[e].name);
+}
+
+static double row_ratio(const struct rep_row *row, const struct rep *r, uint32_t e)
+{
+	double m = row->delta[e], l = row->delta[r->meta.events[e].leader];
+	return m > 0 ? l / m : 0.0;
+}
+
+static void print_header(FILE *f, const struct rep *r, const char *prefix)
+{
+	fprintf(f, "%s profile of: %s\n", prefix, r->meta.command);
+	fprintf(f, "%s host %s (%s, %s), kernel %s\n", prefix, r->meta.host, r->meta.arch,
+		r->meta.cpu_model[0] ? r->meta.cpu_model : "CPU model unknown", r->meta.kernel);
+	for (uint32_t i = 0; i < r->nr_ev; i++) {
+		const struct hpm_profile_event *e = &r->meta.events[i];
+		if (e->trigger)
+			fprintf(f, "%s event %s: %" PRIu64 " samples, %s %" PRIu64 "%s, total %.0f\n",
+				prefix, e->name, r->ev_samples[i], e->freq ? "frequency" : "period",
+				e->period, e->freq ? " Hz" : "", r->ev_period[i]);
+		else
+			fprintf(f, "%s event %s: read at each sample of %s\n", prefix, e->name,
+				r->meta.events[e->leader].name);
+	}
+}
+
+void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
+{
+	if (!r->st.complete)
+		fprintf(f, "%s warning: the profile is incomplete: %s; what comes before "
+			"(%" PRIu64 " chunks, %" PRIu64 " of %" PRIu64 " bytes) is reported\n",
+			prefix, r->st.what, r->st.chunks, r->st.good_bytes, r->st.file_bytes);
+	if (r->lost || r->lost_samples)
+		fprintf(f, "%s warning: the kernel dropped %" PRIu64 " records and %" PRIu64
+			" samples while recording (ring buffer full)\n", prefix, r->lost,
+			r->lost_samples);
+	if (r->throttled)
+		fprintf(f, "%s warning: the kernel throttled sampling %" PRIu64 " times: intervals "
+			"are missing\n", prefix, r->throttled);
+	if (r->filtered)
+		fprintf(f, "%s %" PRIu64 " samples left out by the filters\n", prefix, r->filtered);
+	/* objects whose samples have no symbol */
+	bool any = false;
+	for (size_t i = 0; i < r->nr_dsos; i++) {
+		const struct rep_dso *d = &r->dsos[i];
+		if (!d->nosym)
+			continue;
+		if (!any)
+			fprintf(f, "%s samples without symbols (shown as object+offset):\n", prefix);
+		any = true;
+		const char *why = "no symbol covers the addresses";
+		if (d->kind == DK_UNKNOWN)
+			why = "no mapping covers the addresses";
+		else if (d->kind == DK_KERNEL)
+			why = r->kallsyms ? "not in kallsyms" : "kallsyms unreadable (kptr_restrict?)";
+		else if (d->kind == DK_ANON)
+			why = d->jit ? "not in the JIT map" : "anonymous memory, no /tmp/perf-PID.map";
+		else if (d->kind == DK_VDSO)
+			why = "the vdso is not symbolised";
+		else if (!d->d)
+			why = "the file cannot be read";
+		else if (hpm_dso__build_id_mismatch(d->d))
+			why = "the file was rebuilt since (build-id differs) and no debug file has the old one";
+		else if (!hpm_dso__has_symbols(d->d))
+			why = "the file has no symbol table (stripped) and no debug file was found";
+		fprintf(f, "%s   %-30s %8" PRIu64 " of %" PRIu64 " samples: %s\n", prefix, d->path,
+			d->nosym, d->samples, why);
+	}
+}
+
+static void print_text(FILE *f, struct rep *r, double min_pct)
+{
+	const struct rep_opts *o = &r->o;
+	char buf[512];
+	double cum = 0, total = r->ev_period[r->main_ev];
+
+	print_header(f, r, "#");
+	fprintf(f, "#\n#");
+	for (uint32_t e = 0; e < r->nr_ev; e++)
+		if (r->meta.events[e].trigger)
+			fprintf(f, " %10s %7s", r->nr_ev > 1 ? r->meta.events[e].name : "samples",
+				"percent");
+	fprintf(f, " %7s", "cum%");
+	for (uint32_t e = 0; e < r->nr_ev; e++)
+		if (is_member(r, e)) {
+			ratio_name(r, e, buf, sizeof(buf));
+			fprintf(f, " %12s", buf);
+		}
+	for (size_t i = 0; i < o->nr_keys; i++)
+		fprintf(f, "  %s", o->keys[i] == SK_SYM ? "symbol" : rep_key_names[o->keys[i]]);
+	fprintf(f, "\n");
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct rep_row *row = &r->rows[i];
+		double p = pct(row->period[r->main_ev], total);
+		cum += p;
+		if (p < min_pct && row->period[r->main_ev] > 0)
+			continue;
+		fprintf(f, " ");
+		for (uint32_t e = 0; e < r->nr_ev; e++)
+			if (r->meta.events[e].trigger)
+				fprintf(f, " %10" PRIu64 " %6.2f%%", row->samples[e],
+					pct(row->period[e], r->ev_period[e]));
+		fprintf(f, " %6.2f%%", cum);
+		for (uint32_t e = 0; e < r->nr_ev; e++)
+			if (is_member(r, e) && row->delta[e] > 0)
+				fprintf(f, " %12.3f", row_ratio(row, r, e));
+			else if (is_member(r, e))
+				fprintf(f, " %12s", "-");
+		for (size_t k = 0; k < o->nr_keys; k++)
+			fprintf(f, "  %s", rep_key_text(r, row, o->keys[k], buf, sizeof(buf)));
+		fprintf(f, "\n");
+	}
+}
+
+static int cmp_incl(const void *a, const void *b, void *arg)
+{
+	const struct rep *r = arg;
+	const uint32_t *x = a, *y = b;
+	double u = r->syms[*x].incl, v = r->syms[*y].incl;
+	return u != v ? (u > v ? -1 : 1) : (*x > *y) - (*x < *y);
+}
+
+static void print_callgraph(FILE *f, struct rep *r, double min_pct)
+{
+	double total = r->ev_period[r->main_ev];
+	uint32_t *order = malloc(r->nr_syms * sizeof(*order) + 1);
+	if (!order)
+		return;
+	size_t n = 0;
+	for (uint32_t i = 0; i < r->nr_syms; i++)
+		if (r->syms[i].incl > 0)
+			order[n++] = i;
+	qsort_r(order, n, sizeof(*order), cmp_incl, r);
+	fprintf(f, "\n# call graph of %s: inclusive and self percent, callers (<-) and callees (->)\n",
+		r->meta.events[r->main_ev].name);
+	fprintf(f, "# %9s %8s  %s\n", "inclusive", "self", "symbol");
+	for (size_t i = 0; i < n; i++) {
+		const struct rep_sym *s = &r->syms[order[i]];
+		if (pct(s->incl, total) < min_pct)
+			continue;
+		fprintf(f, "  %8.2f%% %7.2f%%  %s  [%s]\n", pct(s->incl, total), pct(s->self, total),
+			s->name, r->dsos[s->dso].base);
+		for (size_t e = 0; e < r->nr_edges; e++)
+			if (r->edges[e].callee == order[i] && r->edges[e].caller != order[i])
+				fprintf(f, "  %19s <- %6.2f%%  %s\n", "", pct(r->edges[e].period, total),
+					r->syms[r->edges[e].caller].name);
+		for (size_t e = 0; e < r->nr_edges; e++)
+			if (r->edges[e].caller == order[i] && r->edges[e].callee != order[i])
+				fprintf(f, "  %19s -> %6.2f%%  %s\n", "", pct(r->edges[e].period, total),
+					r->syms[r->edges[e].callee].name);
+	}
+	free(order);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void print_csv(FILE *f, struct rep *r)
+{
+	const struct rep_opts *o = &r->o;
+	char buf[512];
+	for (uint32_t e = 0; e < r->nr_ev; e++)
+		if (r->meta.events[e].trigger) {
+			fprintf(f, "%s_samples,%s_period,%s_percent,", r->meta.events[e].name,
+				r->meta.events[e].name, r->meta.events[e].name);
+		}
+	for (uint32_t e = 0; e < r->nr_ev; e++)
+		if (is_member(r, e)) {
+			ratio_name(r, e, buf, sizeof(buf));
+			fprintf(f, "%s,", buf);
+		}
+	for (size_t k = 0; k < o->nr_keys; k++)
+		fprintf(f, "%s%s", rep_key_names[o->keys[k]], k + 1 < o->nr_keys ? "," : "\n");
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct rep_row *row = &r->rows[i];
+		for (uint32_t e = 0; e < r->nr_ev; e++)
+			if (r->meta.events[e].trigger)
+				fprintf(f, "%" PRIu64 ",%.0f,%.4f,", row->samples[e], row->period[e],
+					pct(row->period[e], r->ev_period[e]));
+		for (uint32_t e = 0; e < r->nr_ev; e++)
+			if (is_member(r, e))
+				fprintf(f, "%.6f,", row_ratio(row, r, e));
+		for (size_t k = 0; k < o->nr_keys; k++) {
+			csv_field(f, rep_key_text(r, row, o->keys[k], buf, sizeof(buf)));
+			fputc(k + 1 < o->nr_keys ? ',' : '\n', f);
+		}
+	}
+}
+
+static void print_json(FILE *f, struct rep *r, bool callgraph)
+{
+	const struct rep_opts *o = &r->o;
+	struct json j;
+	char buf[512];
+
+	json_init(&j, f, false);
+	json_obj_open(&j, NULL);
+	json_str(&j, "command", r->meta.command);
+	json_str(&j, "host", r->meta.host);
+	json_str(&j, "arch", r->meta.arch);
+	json_str(&j, "cpu_model", r->meta.cpu_model);
+	json_bool(&j, "complete", r->st.complete);
+	if (!r->st.complete)
+		json_str(&j, "incomplete", r->st.what);
+	json_u64(&j, "lost", r->lost);
+	json_u64(&j, "lost_samples", r->lost_samples);
+	json_u64(&j, "throttled", r->throttled);
+	json_arr_open(&j, "events");
+	for (uint32_t e = 0; e < r->nr_ev; e++) {
+		json_obj_open(&j, NULL);
+		json_str(&j, "name", r->meta.events[e].name);
+		json_bool(&j, "trigger", r->meta.events[e].trigger);
+		json_u64(&j, "samples", r->ev_samples[e]);
+		json_dbl(&j, "period", r->ev_period[e]);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	json_arr_open(&j, "rows");
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct rep_row *row = &r->rows[i];
+		json_obj_open(&j, NULL);
+		for (size_t k = 0; k < o->nr_keys; k++) {
+			enum sort_key key = o->keys[k];
+			if (key == SK_PID || key == SK_TID || key == SK_CPU)
+				json_u64(&j, rep_key_names[key], row->key[key]);
+			else
+				json_str(&j, rep_key_names[key], rep_key_text(r, row, key, buf, sizeof(buf)));
+		}
+		json_arr_open(&j, "events");
+		for (uint32_t e = 0; e < r->nr_ev; e++) {
+			json_obj_open(&j, NULL);
+			json_str(&j, "name", r->meta.events[e].name);
+			if (r->meta.events[e].trigger) {
+				json_u64(&j, "samples", row->samples[e]);
+				json_dbl(&j, "period", row->period[e]);
+				json_dbl(&j, "percent", pct(row->period[e], r->ev_period[e]));
+			}
+			if (r->have_groups)
+				json_dbl(&j, "count", row->delta[e]);
+			if (is_member(r, e)) {
+				ratio_name(r, e, buf, sizeof(buf));
+				json_str(&j, "ratio_name", buf);
+				json_dbl(&j, "ratio", row_ratio(row, r, e));
+			}
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
+	if (callgraph) {
+		double total = r->ev_period[r->main_ev];
+		json_arr_open(&j, "callgraph");
+		for (size_t i = 0; i < r->nr_syms; i++) {
+			const struct rep_sym *s = &r->syms[i];
+			if (s->incl <= 0)
+				continue;
+			json_obj_open(&j, NULL);
+			json_str(&j, "sym", s->name);
+			json_str(&j, "dso", r->dsos[s->dso].base);
+			json_dbl(&j, "inclusive", pct(s->incl, total));
+			json_dbl(&j, "self", pct(s->self, total));
+			json_arr_open(&j, "callees");
+			for (size_t e = 0; e < r->nr_edges; e++)
+				if (r->edges[e].caller == i) {
+					json_obj_open(&j, NULL);
+					json_str(&j, "sym", r->syms[r->edges[e].callee].name);
+					json_dbl(&j, "percent", pct(r->edges[e].period, total));
+					json_obj_close(&j);
+				}
+			json_arr_close(&j);
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+	}
+	json_arr_open(&j, "unresolved");
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (r->dsos[i].nosym) {
+			json_obj_open(&j, NULL);
+			json_str(&j, "dso", r->dsos[i].path);
+			json_u64(&j, "samples", r->dsos[i].nosym);
+			json_obj_close(&j);
+		}
+	json_arr_close(&j);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+/* Brendan Gregg's folded format: "comm;root;...;leaf count". */
+static void print_folded(FILE *f, struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		const struct rep_stack *s = &r->stacks[i];
+		fputs(rep_str(r, s->comm), f);
+		for (uint32_t k = 0; k < s->nr; k++)
+			fprintf(f, ";%s", r->syms[s->syms[k]].name);
+		fprintf(f, " %" PRIu64 "\n", s->samples);
+	}
+}
+
+void rep_print(FILE *f, struct rep *r, enum rep_fmt fmt, bool callgraph, double min_pct)
+{
+	switch (fmt) {
+	case REP_TEXT:
+		print_text(f, r, min_pct);
+		if (callgraph)
+			print_callgraph(f, r, min_pct);
+		fprintf(f, "#\n");
+		rep_print_notes(f, r, "#");
+		break;
+	case REP_CSV:
+		print_csv(f, r);
+		rep_print_notes(stderr, r, "hpmon report:");
+		break;
+	case REP_JSON:
+		print_json(f, r, callgraph);
+		break;
+	case REP_FOLDED:
+		print_folded(f, r);
+		rep_print_notes(stderr, r, "hpmon report:");
+		break;
+	}
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The profile reader of report, annotate and diff: reads a profile once
+ * (a sample whose mapping is not known yet, because another CPU's buffer
+ * was written after it, waits until the end), resolves each distinct
+ * address once, and aggregates samples into rows by the sort keys. report-load.c measures nothing and prints nothing; print-report.c
+ * prints.
+ */
+#ifndef HPMON_TOOL_REPORT_H
+#define HPMON_TOOL_REPORT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <hpmon/profile.h>
+#include <hpmon/symbols.h>
+
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_MAX };
+
+struct rep_opts {
+	const char *input;
+	enum sort_key keys[SK_MAX];
+	size_t nr_keys;
+	bool lines;               /* resolve source lines */
+	bool inlines;             /* name inlined functions */
+	bool callgraph;           /* inclusive/self and edges from call chains */
+	bool folded;              /* collect stacks for --folded */
+	const pid_t *pids;
+	size_t nr_pids;
+	const pid_t *tids;
+	size_t nr_tids;
+	const char *comm, *dso, *symbol;
+	const char *debug_dir;    /* NULL: /usr/lib/debug */
+	const char *procfs;       /* for kallsyms, default /proc */
+};
+
+enum dso_kind { DK_FILE, DK_KERNEL, DK_VDSO, DK_ANON, DK_UNKNOWN };
+
+struct rep_dso {
+	char *path;
+	const char *base;          /* basename of path */
+	enum dso_kind kind;
+	pid_t pid;                 /* DK_ANON: whose JIT map */
+	uint8_t build_id[HPM_BUILD_ID_MAX];
+	uint8_t build_id_len;
+	struct hpm_dso *d;
+	struct hpm_jitmap *jit;
+	bool tried;
+	int open_err;              /* why it could not be opened */
+	uint64_t samples, nosym;   /* samples in it, and without a symbol */
+};
+
+struct rep_loc {               /* one distinct resolved address */
+	uint32_t dso;
+	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
+	uint32_t sym;              /* index into syms */
+	uint32_t line;             /* index into lines, 0 = none */
+	uint64_t *count;           /* [nr_ev] samples (annotate) */
+};
+
+struct rep_sym {
+	const char *name;
+	uint32_t dso;
+	uint64_t start, size;      /* link-time, when known */
+	bool resolved;             /* a real symbol, not dso+offset */
+	double incl, self;         /* -g, of the main event's period */
+};
+
+struct rep_line {
+	const char *file;
+	unsigned line;
+};
+
+struct rep_row {
+	uint64_t key[SK_MAX];
+	uint64_t *samples;         /* [nr_ev] */
+	double *period;            /* [nr_ev] */
+	double *delta;             /* [nr_ev] counts read from groups */
+};
+
+struct rep_edge {
+	uint32_t caller, callee;
+	double period;
+};
+
+struct rep_stack {
+	uint32_t comm;
+	uint32_t *syms;            /* root first */
+	uint32_t nr;
+	uint64_t samples;
+	double period;
+};
+
+struct htab;
+struct deferred;
+
+#define LOC_CACHE 4096
+struct loc_cache { uint64_t off; uint32_t dso, loc; /* loc + 1, 0 empty */ };
+
+struct rep {
+	struct rep_opts o;
+	struct hpm_profile_meta meta;      /* copied strings below stay valid */
+	struct hpm_profile *prof;          /* kept open for meta's strings */
+	struct hpm_profile_status st;
+	uint32_t nr_ev;
+	uint32_t main_ev;                  /* first trigger */
+	uint64_t *ev_samples;              /* [nr_ev] totals */
+	double *ev_period;
+	uint64_t lost, lost_samples, throttled, filtered;
+	bool have_chains, have_groups;
+	/* tables */
+	struct rep_dso *dsos; size_t nr_dsos, cap_dsos;
+	struct rep_loc *locs; size_t nr_locs, cap_locs;
+	struct rep_sym *syms; size_t nr_syms, cap_syms;
+	struct rep_line *lines; size_t nr_lines, cap_lines;
+	struct rep_row *rows; size_t nr_rows, cap_rows;
+	struct rep_edge *edges; size_t nr_edges, cap_edges;
+	struct rep_stack *stacks; size_t nr_stacks, cap_stacks;
+	char **strs; size_t nr_strs, cap_strs;
+	struct htab *h_str, *h_dso, *h_loc, *h_sym, *h_line, *h_row, *h_edge, *h_stack,
+		    *h_proc, *h_comm, *h_prev;
+	void *procs; size_t nr_procs, cap_procs, last_proc;
+	uint64_t *prev; size_t nr_prev, cap_prev;
+	struct hpm_kallsyms *kallsyms;
+	bool kallsyms_tried;
+	pthread_t ksym_thread;        /* reads kallsyms during the pass */
+	bool ksym_thread_up, ksym_thread_failed;
+	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
+	uint32_t *frames; size_t frames_cap;
+	struct deferred *deferred; size_t nr_deferred, cap_deferred;
+	struct loc_cache loc_cache[LOC_CACHE];
+	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
+	size_t last_row;                     /* row_get's cache, index + 1 */
+};
+
+/* Read and aggregate. 0, or prints why to stderr and returns -1. */
+int rep_load(struct rep *r, const struct rep_opts *o);
+void rep_free(struct rep *r);
+const char *rep_str(const struct rep *r, uint64_t id);
+/* A row's key column @k as text into @buf. */
+const char *rep_key_text(const struct rep *r, const struct rep_row *row, enum sort_key k,
+			 char *buf, size_t len);
+/* Sort rows by the main event's period, largest first. */
+void rep_sort_rows(struct rep *r);
+/* Parse "sym,dso" into keys. -1 on an unknown key (named in @bad). */
+int rep_parse_sort(const char *s, enum sort_key *keys, size_t *nr, char *bad, size_t len);
+extern const char *const rep_key_names[SK_MAX];
+
+/* print-report.c */
+enum rep_fmt { REP_TEXT, REP_CSV, REP_JSON, REP_FOLDED };
+void rep_print(FILE *f, struct rep *r, enum rep_fmt fmt, bool callgraph, double min_pct);
+void rep_print_notes(FILE *f, const struct rep *r, const char *prefix);
+
+#endif
