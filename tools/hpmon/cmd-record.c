@@ -23,6 +23,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "launch.h"
 
 #define MAX_IDS 1024
 
@@ -83,36 +84,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nSee 'hpmon record --help'.\n");
 	return HPM_EXIT_USAGE;
-}
-
-static int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges)
-{
-	const char *p = arg;
-	*nr = 0;
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi;
-		if (end == p || lo < 0 || lo > 0x3fffffff)
-			return -1;
-		hi = lo;
-		p = end;
-		if (ranges && *p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo)
-				return -1;
-			p = end;
-		}
-		for (long v = lo; v <= hi; v++) {
-			if (*nr >= max)
-				return -1;
-			out[(*nr)++] = (int)v;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	return *nr ? 0 : -1;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -316,104 +287,6 @@ static int check_rates(struct hpm_record *rec, struct hpm_evlist *list, int max_
 		return HPM_EXIT_USAGE;
 	}
 	return 0;
-}
-
-/* ---- signals and the child ---- */
-
-static volatile sig_atomic_t got_signal;
-static volatile sig_atomic_t child_pid;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	if (child_pid > 0 && sig != SIGINT && sig != SIGQUIT)
-		kill((pid_t)child_pid, sig);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-}
-
-struct child {
-	pid_t pid;
-	int go_fd, err_fd, pidfd;
-};
-
-static int child_start(char **argv, struct child *ch)
-{
-	int go[2], er[2];
-
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	if (pipe2(er, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	fflush(NULL);
-	ch->pid = fork();
-	if (ch->pid < 0)
-		return -errno;
-	if (ch->pid == 0) {
-		char c;
-		close(go[1]);
-		close(er[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(er[1]);
-	ch->go_fd = go[1];
-	ch->err_fd = er[0];
-	ch->pidfd = (int)syscall(SYS_pidfd_open, ch->pid, 0);
-	child_pid = ch->pid;
-	return 0;
-}
-
-static int child_go(struct child *ch)
-{
-	int e = 0;
-	ssize_t n;
-	if (write(ch->go_fd, "g", 1) != 1)
-		return errno;
-	close(ch->go_fd);
-	ch->go_fd = -1;
-	do
-		n = read(ch->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(ch->err_fd);
-	ch->err_fd = -1;
-	return n == (ssize_t)sizeof(e) ? e : 0;
-}
-
-static void child_abort(struct child *ch)
-{
-	if (ch->go_fd >= 0)
-		close(ch->go_fd);
-	if (ch->err_fd >= 0)
-		close(ch->err_fd);
-	if (ch->pid > 0)
-		waitpid(ch->pid, NULL, 0);
-	if (ch->pidfd >= 0)
-		close(ch->pidfd);
-	ch->pid = -1;
-	child_pid = 0;
 }
 
 static uint64_t now_ns(clockid_t clk)

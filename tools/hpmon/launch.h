@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Launching the measured command, shared by stat and record: the child is
+ * forked and waits on a pipe until hpmon has opened its counters, then
+ * execs; an exec failure comes back as its errno. Also the tool's signal
+ * handling while a command runs, and CPU/pid list parsing.
+ */
+#ifndef HPMON_TOOL_LAUNCH_H
+#define HPMON_TOOL_LAUNCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int go_fd;   /* write a byte to let it exec */
+	int err_fd;  /* receives errno if exec fails */
+	int pidfd;   /* pidfd_open of the child, or -1 */
+};
+
+/* Fork @argv[0] waiting to exec. 0 or -errno. */
+int child_start(char **argv, struct child *ch);
+/* Let the child exec. 0, or the exec errno (positive) if it failed. */
+int child_go(struct child *ch);
+/* Give up on a child that has not exec'd: it exits 127; reap it. */
+void child_abort(struct child *ch);
+
+/* The last terminating signal hpmon got (0 if none), and the command's
+ * pid, to which SIGTERM/SIGHUP are passed on. */
+extern volatile sig_atomic_t got_signal;
+extern volatile sig_atomic_t child_pid;
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: noted, without SA_RESTART. */
+void install_signals(void);
+
+/* "0,2-3" (with @ranges) or "12,34" into @out. 0, or -1 if malformed. */
+int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges);
+
+#endif
