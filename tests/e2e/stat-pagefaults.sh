@@ -33,13 +33,27 @@ user=$(csv "$E2E_TMP/err" , "num(ev('page-faults:u')[0][0])")
 expect_in "page-faults:u <= page-faults of 'pages 100'" 100 "$all" "$user"
 
 # The same command under perf counts the same user page faults: both
-# count from the command's exec to its exit.
+# count from the command's exec to its exit. perf changes the environment
+# it hands the command (it prepends its own directory to PATH and adds
+# PERF_BUILDID_DIR and PREFIX), and a larger environment can push the
+# initial stack over one more page. So hpmon is given exactly the
+# environment perf gives the command, read back from an `env -0` run under
+# perf, and then both start the command with the same stack.
 same_as_perf() {
 	local ref user
+	local -a penv
+	timeout 30 "${NORAND[@]}" perf stat -x, -e page-faults:u -- env -0 \
+		>"$E2E_TMP/perf-env" 2>/dev/null
+	mapfile -d '' penv <"$E2E_TMP/perf-env"
+	[ "${#penv[@]}" -gt 0 ] || fail "perf stat -- env -0 printed no environment"
 	timeout 30 "${NORAND[@]}" perf stat -x, -e page-faults:u -- \
 		"$WORKLOADS/pages" 100 2>"$E2E_TMP/perf" >/dev/null
 	ref=$(csv "$E2E_TMP/perf" , "num(ev('page-faults:u')[0][0])")
-	user=$(faults 100 page-faults:u)
+	timeout -k 5 "$E2E_TIMEOUT" env -i "${penv[@]}" "${NORAND[@]}" "$HPMON" \
+		stat -x, -e page-faults:u -- "$WORKLOADS/pages" 100 \
+		>/dev/null 2>"$E2E_TMP/err" </dev/null ||
+		fail "hpmon stat under perf's environment failed: $(cat "$E2E_TMP/err")"
+	user=$(csv "$E2E_TMP/err" , "num(ev('page-faults:u')[0][0])")
 	expect_eq "page-faults:u of 'pages 100', hpmon vs perf" "$ref" "$user"
 }
 if have_perf; then
