@@ -82,10 +82,15 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		if (target == ADVICE_ATTACH)
+		if (target == ADVICE_ATTACH && par > 2)
 			snprintf(buf, len,
-				 "permission denied: counting a process you could not ptrace (another "
-				 "user's, or perf_event_paranoid %d > 2) needs CAP_PERFMON or root", par);
+				 "permission denied: perf_event_paranoid is %d, which lets only root "
+				 "or CAP_PERFMON count processes: run 'sysctl -w "
+				 "kernel.perf_event_paranoid=2' as root to count your own", par);
+		else if (target == ADVICE_ATTACH)
+			snprintf(buf, len,
+				 "permission denied: you may count only processes you could ptrace "
+				 "(your own): another user's needs root or CAP_PERFMON");
 		else if (system)
 			snprintf(buf, len,
 				 "permission denied: system-wide counting needs perf_event_paranoid <= 0 "

@@ -197,7 +197,7 @@ static bool probe(struct lister *l, const struct hpm_catalog_entry *e,
 				*how = ", system-wide only: -a";
 			continue;
 		}
-		advice_open(l->ctx, ev, fd, system, advice, len);
+		advice_open(l->ctx, ev, fd, system ? ADVICE_SYSTEM : ADVICE_COMMAND, advice, len);
 		ok = false;
 	}
 	hpm_evlist__free(list);

@@ -685,6 +685,12 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 	}
 }
 
+/* What was counted, for the advice on an event that could not be. */
+static int advice_target(const struct stat_opts *o)
+{
+	return o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH : ADVICE_COMMAND;
+}
+
 static void finish_events(struct run *run)
 {
 	struct stat_report *r = run->r;
@@ -693,7 +699,7 @@ static void finish_events(struct run *run)
 		const struct hpm_event *ev = hpm_evlist__event(run->list, i);
 		e->err = hpm_session__event_error(run->s, i);
 		if (e->err && !stat_user_reason(run->s, i, e->reason, sizeof(e->reason)))
-			advice_open(run->ctx, ev, e->err, run->o->system, e->reason,
+			advice_open(run->ctx, ev, e->err, advice_target(run->o), e->reason,
 				    sizeof(e->reason));
 		if (hpm_session__event_user_only(run->s, i) && !strstr(e->name, ":u"))
 			strncat(e->name, ":u", sizeof(e->name) - strlen(e->name) - 1);
@@ -705,7 +711,7 @@ static int open_failed(struct run *run, int err)
 	char why[320];
 	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
 	if (!stat_user_reason(run->s, 0, why, sizeof(why)))
-		advice_open(run->ctx, ev, err, run->o->system, why, sizeof(why));
+		advice_open(run->ctx, ev, err, advice_target(run->o), why, sizeof(why));
 	fprintf(stderr, "hpmon stat: cannot count '%s': %s\n", hpm_event__name(ev), why);
 	return HPM_EXIT_FAIL;
 }
