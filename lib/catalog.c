@@ -9,12 +9,10 @@
  * (except the breakpoint entry, whose address is the caller's to choose).
  * Strings of an entry live only for the duration of the callback.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <perfmon/pfmlib.h>
@@ -210,67 +208,6 @@ static int foreach_breakpoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
 
 /* ---- tracepoints ---- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names of the subdirectories of @dir; caller frees. */
-static int subdirs(const char *dir, char ***out, size_t *nr)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (de->d_type != DT_DIR) {
-			char p[PATH_MAX];
-			struct stat st;
-			if (de->d_type != DT_UNKNOWN ||
-			    snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= (int)sizeof(p) ||
-			    stat(p, &st) || !S_ISDIR(st.st_mode))
-				continue;
-		}
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 64;
-			char **nv = realloc(v, ncap * sizeof(*v));
-			if (!nv)
-				goto nomem;
-			v = nv;
-			cap = ncap;
-		}
-		if (!(v[n] = strdup(de->d_name)))
-			goto nomem;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
-	*out = v;
-	*nr = n;
-	return 0;
-nomem:
-	closedir(d);
-	while (n)
-		free(v[--n]);
-	free(v);
-	return -ENOMEM;
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static int foreach_tracepoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
 			      void *arg)
 {
@@ -282,13 +219,13 @@ static int foreach_tracepoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
 
 	if (!root || hpm__path(dir, sizeof(dir), root, "events"))
 		return 0;
-	rc = subdirs(dir, &sys, &nsys);
+	rc = hpm__list_dir(dir, true, &sys, &nsys);
 	if (rc)
 		return rc == -ENOMEM ? rc : 0; /* unreadable: nothing to offer */
 	for (size_t s = 0; s < nsys && rc == 0; s++) {
 		if (hpm__path(dir, sizeof(dir), root, "events/%s", sys[s]))
 			continue;
-		if (subdirs(dir, &evs, &nev))
+		if (hpm__list_dir(dir, true, &evs, &nev))
 			continue;
 		for (size_t e = 0; e < nev && rc == 0; e++) {
 			/* Without an id (ftrace's internal records such as
@@ -305,9 +242,9 @@ static int foreach_tracepoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
 			};
 			rc = fn(&ce, arg);
 		}
-		free_names(evs, nev);
+		hpm__free_names(evs, nev);
 	}
-	free_names(sys, nsys);
+	hpm__free_names(sys, nsys);
 	return rc;
 }
 

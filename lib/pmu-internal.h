@@ -31,6 +31,13 @@ struct hpm_pmu {
 	struct hpm_format formats[HPM_PMU_MAX_FORMATS];
 };
 
+/*
+ * Sorted entry names of directory @dir, dot files left out; with @dirs_only
+ * only its subdirectories. Free with hpm__free_names(). 0 or -errno.
+ */
+int hpm__list_dir(const char *dir, bool dirs_only, char ***out, size_t *nr);
+void hpm__free_names(char **v, size_t n);
+
 /* Directory of all PMUs under the context's sysfs root. */
 int hpm_pmu__devices_dir(const struct hpm_ctx *ctx, char *buf, size_t len);
 

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmu-internal.h"
@@ -172,9 +174,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted entry names of directory @dir (skipping dot files); caller frees
- * each and the array. */
-static int list_dir(const char *dir, char ***out, size_t *nr)
+int hpm__list_dir(const char *dir, bool dirs_only, char ***out, size_t *nr)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -188,8 +188,16 @@ static int list_dir(const char *dir, char ***out, size_t *nr)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
+		if (dirs_only && de->d_type != DT_DIR) {
+			char p[PATH_MAX];
+			struct stat st;
+			if (de->d_type != DT_UNKNOWN ||
+			    snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= (int)sizeof(p) ||
+			    stat(p, &st) || !S_ISDIR(st.st_mode))
+				continue;
+		}
 		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 32;
+			size_t ncap = cap ? cap * 2 : 64;
 			char **nv = realloc(v, ncap * sizeof(*v));
 			if (!nv)
 				goto nomem;
@@ -208,13 +216,11 @@ static int list_dir(const char *dir, char ***out, size_t *nr)
 	return 0;
 nomem:
 	closedir(d);
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	hpm__free_names(v, n);
 	return -ENOMEM;
 }
 
-static void free_list(char **v, size_t n)
+void hpm__free_names(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i]);
@@ -230,7 +236,7 @@ int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
 
 	if (rc)
 		return rc;
-	rc = list_dir(dir, &names, &n);
+	rc = hpm__list_dir(dir, false, &names, &n);
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
 	/* core PMUs first, then the rest, each alphabetically */
@@ -238,7 +244,7 @@ int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
 		for (size_t i = 0; i < n && rc == 0; i++)
 			if (hpm_pmu__is_core(ctx, names[i]) == (pass == 0))
 				rc = fn(names[i], arg);
-	free_list(names, n);
+	hpm__free_names(names, n);
 	return rc;
 }
 
@@ -343,7 +349,7 @@ int hpm_pmu__foreach_alias(const struct hpm_ctx *ctx, const char *name,
 	if (hpm__path(dir, sizeof(dir), ctx->sysfs,
 		      "bus/event_source/devices/%s/events", name))
 		return -ENAMETOOLONG;
-	rc = list_dir(dir, &names, &n);
+	rc = hpm__list_dir(dir, false, &names, &n);
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -355,6 +361,6 @@ int hpm_pmu__foreach_alias(const struct hpm_ctx *ctx, const char *name,
 			continue;
 		rc = fn(name, names[i], terms, arg);
 	}
-	free_list(names, n);
+	hpm__free_names(names, n);
 	return rc;
 }
