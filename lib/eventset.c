@@ -103,7 +103,7 @@ static int open_one(struct hpm_eventset *es, size_t i, const struct perf_event_a
 	a.disabled = group_fd < 0;
 	a.inherit = inherit;
 	a.enable_on_exec = 0;
-	a.sample_period = a.type == PERF_TYPE_BREAKPOINT ? 1 : 0;
+	a.sample_period = 0; /* counting: no overflow handling per event */
 	a.freq = 0;
 	a.sample_type = 0;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
