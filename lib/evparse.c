@@ -427,6 +427,76 @@ static int apply_alias(struct parser *p, struct hpm_event *ev,
 	return rc;
 }
 
+struct canon_find {
+	uint64_t config;
+	char name[64];
+};
+
+static int canon_hw_cb(const struct hpm_generic_entry *e, void *arg)
+{
+	struct canon_find *f = arg;
+	if (e->kind != HPM_GEN_HW || e->config != f->config)
+		return 0;
+	hpm_generic__canonical(e, f->name, sizeof(f->name));
+	return 1;
+}
+
+/*
+ * Arm PMUv3 names the generic hardware events by its architected events:
+ * the kernel's own mapping (armv8_pmuv3_perf_map), by sysfs alias name,
+ * indexed by PERF_COUNT_HW_*.
+ */
+static const char *const armv8_generic[] = {
+	[PERF_COUNT_HW_CPU_CYCLES] = "cpu_cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS] = "inst_retired",
+	[PERF_COUNT_HW_CACHE_REFERENCES] = "l1d_cache",
+	[PERF_COUNT_HW_CACHE_MISSES] = "l1d_cache_refill",
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS] = "br_retired",
+	[PERF_COUNT_HW_BRANCH_MISSES] = "br_mis_pred",
+	[PERF_COUNT_HW_BUS_CYCLES] = "bus_cycles",
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] = "stall_frontend",
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] = "stall_backend",
+};
+
+/*
+ * A generic hardware name as a term of a core PMU, as perf accepts it:
+ * cpu/cycles/, armv8_pmuv3_0/instructions/. The PMU's sysfs alias under
+ * the canonical name (cycles -> cpu-cycles) or, on Arm, under the
+ * architected event's name (instructions -> inst_retired) when it has one;
+ * otherwise the generic event aimed at this PMU by its type in config's
+ * upper half (the kernel's extended hardware type, which hybrid x86 PMUs
+ * and, since Linux 6.8 or so, Arm PMUs take). -ENOENT when @key is no
+ * generic hardware or cache event.
+ */
+static int apply_legacy(struct parser *p, struct hpm_event *ev, const struct hpm_pmu *pmu,
+			const char *key, size_t pos)
+{
+	struct perf_event_attr g = { 0 };
+	struct canon_find f = { 0 };
+
+	if (!pmu->core || hpm_generic__resolve(key, &g) ||
+	    (g.type != PERF_TYPE_HARDWARE && g.type != PERF_TYPE_HW_CACHE))
+		return -ENOENT;
+	if (g.type == PERF_TYPE_HARDWARE) {
+		f.config = g.config;
+		if (hpm_generic__foreach(canon_hw_cb, &f) && strcmp(f.name, key)) {
+			int rc = apply_alias(p, ev, pmu, f.name, strlen(f.name), pos);
+			if (rc != -ENOENT)
+				return rc;
+		}
+		const char *arm = g.config < sizeof(armv8_generic) / sizeof(armv8_generic[0])
+					  ? armv8_generic[g.config] : NULL;
+		if (arm && !strncmp(pmu->name, "armv8_", 6)) {
+			int rc = apply_alias(p, ev, pmu, arm, strlen(arm), pos);
+			if (rc != -ENOENT)
+				return rc;
+		}
+	}
+	ev->attr.type = g.type;
+	ev->attr.config = g.config | (uint64_t)pmu->type << 32;
+	return 0;
+}
+
 static int apply_term(struct parser *p, struct hpm_event *ev,
 		      const struct hpm_pmu *pmu, const char *t, size_t tlen,
 		      size_t pos, bool from_alias)
@@ -461,6 +531,8 @@ static int apply_term(struct parser *p, struct hpm_event *ev,
 		if (rc != -HPM_ERR_UNKNOWN_TERM)
 			return rc ? fail(p, rc, pos, t, tlen, "bad term '%s'", key) : 0;
 		rc = apply_alias(p, ev, pmu, t, tlen, pos);
+		if (rc == -ENOENT && !from_alias)
+			rc = apply_legacy(p, ev, pmu, key, pos);
 		if (rc == -ENOENT)
 			goto unknown;
 		return rc;

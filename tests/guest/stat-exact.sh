@@ -28,6 +28,13 @@ else
 	fail counts-are-numbers "$(shown a)" "$(shown b)"
 fi
 expect_eq repeatable "$ca" "$ca2"
+
+# A generic name as a term of the core PMU, as perf takes it: the PMU has
+# no "instructions" alias, so it is the architected event the kernel maps
+# instructions to (inst_retired), and counts exactly what instructions:u
+# does.
+run pmuterm hpmon stat -e armv8_pmuv3/instructions/u -x, -- loop $N1
+expect_eq pmu-generic-term "$ca" "$(csv_lines pmuterm | field 1)" "$(shown pmuterm)"
 expect_eq event-column instructions:u "$(csv_lines a | field 3)" "$(shown a)"
 
 # The measured command's exit status passes through.

@@ -259,6 +259,10 @@ static const struct row tree_rows[] = {
 	/* aliases from cpu/events/ */
 	{ L, SKL, "cpu/cpu-cycles/", .type = 4, .config = 0x3c, .pmu = "cpu" },
 	{ L, SKL, "cpu/instructions/", .type = 4, .config = 0xc0 },
+	/* generic names as terms, as perf: the sysfs alias of the canonical name */
+	{ L, SKL, "cpu/cycles/", .type = 4, .config = 0x3c, .pmu = "cpu" },
+	{ L, SKL, "cpu/branches,period=1000/u", .type = 4, .config = 0xc4, .period = 1000,
+	  .excl = X_K | X_HV },
 	{ L, SKL, "cpu/cache-misses/", .type = 4, .config = 0x412e },
 	{ L, SKL, "cpu/ref-cycles/", .type = 4, .config = 0x300 },
 	{ L, SKL, "cpu/mem-loads/", .type = 4, .config = 0x1cd, .config1 = 3 },
@@ -402,6 +406,16 @@ static const struct row tree_rows[] = {
 	{ L, N1, "armv8_pmuv3/inst_retired/", .type = 10, .config = 0x8, .pmu = "armv8_pmuv3_0",
 	  .kind = KIND(HPM_EV_PMU) },
 	{ L, N1, "armv8_pmuv3/cpu_cycles/u", .type = 10, .config = 0x11, .excl = X_K | X_HV },
+	/* ... on Arm the architected event the kernel maps it to ... */
+	{ L, N1, "armv8_pmuv3_0/cycles/", .type = 10, .config = 0x11, .pmu = "armv8_pmuv3_0" },
+	{ L, N1, "armv8_pmuv3/instructions/k", .type = 10, .config = 0x8, .excl = X_U | X_HV },
+	{ L, N1, "armv8_pmuv3/branch-misses/", .type = 10, .config = 0x10 },
+	/* ... and without either, the generic event with the PMU's extended type */
+	{ L, N1, "armv8_pmuv3/ref-cycles/", .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_REF_CPU_CYCLES | 10ULL << 32 },
+	{ L, N1, "armv8_pmuv3/L1-dcache-load-misses/", .type = PERF_TYPE_HW_CACHE,
+	  .config = 0x10000 | 10ULL << 32 },
+	{ L, N1, "armv8_pmuv3/task-clock/", .err = -HPM_ERR_UNKNOWN_TERM },
 	{ L, N1, "armv8_pmuv3_0/sample_pop/", .type = 10, .config = 0x4000 },
 	{ L, N1, "armv8_pmuv3_0/ll_cache_miss_rd/", .type = 10, .config = 0x37 },
 	{ L, N1, "armv8_pmuv3_0/event=0x11,long=1/", .type = 10, .config = 0x11, .config1 = 1 },
