@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: an event specification, resolved against a recorded
- * Skylake sysfs tree (with its uncore, msr and power PMUs) and against this
- * machine's own /sys. Everything is freed, so leaks show up too.
+ * Skylake sysfs tree (with its uncore, msr and power PMUs, four uncore_cbox
+ * instances), a recorded Alder Lake tree (hybrid: cpu_core and cpu_atom)
+ * and this machine's own /sys. Everything is freed, so leaks show up too.
  * Built by fuzz/CMakeLists.txt, run by scripts/fuzz.
  */
 #include <stddef.h>
@@ -18,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Specs longer than this say nothing new and only slow the search down. */
 #define MAX_SPEC 4096
 
-static struct hpm_ctx *recorded, *real;
+static struct hpm_ctx *recorded, *hybrid, *real;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -32,8 +33,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	recorded = hpm_ctx__new(&o);
+	o.sysfs_root = HPM_TEST_DATA "/sysfs-intel-adl";
+	hybrid = hpm_ctx__new(&o);
 	real = hpm_ctx__new(NULL);
-	if (!recorded || !real)
+	if (!recorded || !hybrid || !real)
 		abort();
 	return 0;
 }
@@ -48,9 +51,15 @@ static void walk(const struct hpm_evlist *list)
 		const struct hpm_event *ev = hpm_evlist__event(list, i);
 		const struct perf_event_attr *a = hpm_event__attr(ev);
 
-		if (hpm_event__leader(ev) > i || strlen(hpm_event__name(ev)) > MAX_SPEC ||
+		if (hpm_event__leader(ev) > i || strlen(hpm_event__name(ev)) > MAX_SPEC + 64 ||
 		    a->size == 0)
 			abort();
+		/* a merged set's first event leads the set and is one of it */
+		size_t m = hpm_event__merge_leader(ev);
+		if (m > i || hpm_event__merge_leader(hpm_evlist__event(list, m)) != m ||
+		    strlen(hpm_event__merged_name(ev)) > MAX_SPEC)
+			abort();
+		(void)hpm_event__on_cpu(ev, 0);
 		(void)strlen(hpm_event__pmu(ev));
 		(void)strlen(hpm_event__unit(ev));
 		(void)hpm_event__scale(ev);
@@ -98,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(spec, data, size);
 	spec[size] = '\0';
 	one(recorded, spec);
+	one(hybrid, spec);
 	one(real, spec);
 	free(spec);
 	return 0;

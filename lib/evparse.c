@@ -39,6 +39,7 @@ struct parser {
 	char pending[4][32];
 	unsigned nr_pending;
 	bool in_group;    /* the event being parsed is inside braces */
+	unsigned flags;   /* HPM_EVLIST_* */
 };
 
 static void pending_add(struct parser *p, const char *key)
@@ -100,8 +101,10 @@ void hpm_evlist__free(struct hpm_evlist *list)
 {
 	if (!list)
 		return;
-	for (size_t i = 0; i < list->nr; i++)
+	for (size_t i = 0; i < list->nr; i++) {
 		free(list->ev[i].name);
+		free(list->ev[i].merged_name);
+	}
 	free(list->ev);
 	free(list);
 }
@@ -120,6 +123,46 @@ size_t hpm_event__leader(const struct hpm_event *ev) { return ev->leader; }
 const char *hpm_event__pmu(const struct hpm_event *ev) { return ev->pmu; }
 const char *hpm_event__unit(const struct hpm_event *ev) { return ev->unit; }
 double hpm_event__scale(const struct hpm_event *ev) { return ev->scale; }
+
+size_t hpm_event__merge_leader(const struct hpm_event *ev) { return ev->merge; }
+const char *hpm_event__cpus(const struct hpm_event *ev) { return ev->cpus; }
+
+const char *hpm_event__merged_name(const struct hpm_event *ev)
+{
+	return ev->merged_name ? ev->merged_name : ev->name;
+}
+
+bool hpm__cpu_in_list(const char *cpus, int cpu)
+{
+	const char *p = cpus;
+
+	if (!cpus[0])
+		return true;
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			return false;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1)
+				return false;
+			p = end;
+		}
+		if (cpu >= lo && cpu <= hi)
+			return true;
+		if (*p != ',')
+			return false;
+		p++;
+	}
+	return false;
+}
+
+bool hpm_event__on_cpu(const struct hpm_event *ev, int cpu)
+{
+	return hpm__cpu_in_list(ev->cpus, cpu);
+}
 
 bool hpm_event__is_clock(const struct hpm_event *ev)
 {
@@ -171,8 +214,158 @@ static struct hpm_event *append(struct parser *p, const char *name, size_t len)
 	ev->attr.size = sizeof(ev->attr);
 	ev->scale = 1.0;
 	ev->leader = l->nr;
+	ev->merge = l->nr;
+	ev->nr_copies = 1;
 	l->nr++;
 	return ev;
+}
+
+/* ---- PMUs an event stands for ---- */
+
+/* The CPUs PMU @name counts on: its "cpus" (core PMUs) or "cpumask"
+ * (uncore) file; "" when it has neither or the list does not fit. */
+static void read_cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	static const char *const files[] = { "cpus", "cpumask" };
+	char path[PATH_MAX];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (hpm__path(path, sizeof(path), ctx->sysfs, "bus/event_source/devices/%s/%s",
+			      name, files[i]))
+			return;
+		int n = hpm__read_text(path, buf, len);
+		if (n > 0)
+			return;
+		buf[0] = '\0';
+		if (n == -EFBIG)
+			return;
+	}
+}
+
+struct cores_find {
+	const struct hpm_ctx *ctx;
+	struct hpm_core_pmu *core;
+	unsigned nr;
+};
+
+static int cores_cb(const char *name, void *arg)
+{
+	struct cores_find *cf = arg;
+	char path[PATH_MAX];
+	long type;
+
+	if (!hpm_pmu__is_core(cf->ctx, name))
+		return 1; /* core PMUs come first: the rest are not */
+	if (cf->nr == HPM_MAX_CORE_PMUS || strlen(name) >= HPM_PMU_NAME_MAX ||
+	    hpm__path(path, sizeof(path), cf->ctx->sysfs, "bus/event_source/devices/%s/type",
+		      name) ||
+	    hpm__read_long(path, &type) || type < 0 || type > UINT32_MAX)
+		return 0;
+	struct hpm_core_pmu *c = &cf->core[cf->nr++];
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->type = (uint32_t)type;
+	read_cpus(cf->ctx, name, c->cpus, sizeof(c->cpus));
+	return 0;
+}
+
+/* The core PMUs of @ctx, the one of type PERF_TYPE_RAW (the kernel's
+ * default for hardware events: cpu_core) first. */
+static unsigned read_cores(const struct hpm_ctx *ctx, struct hpm_core_pmu *core)
+{
+	struct cores_find cf = { .ctx = ctx, .core = core };
+
+	hpm_pmu__foreach(ctx, cores_cb, &cf);
+	for (unsigned i = 1; i < cf.nr; i++)
+		if (core[i].type == PERF_TYPE_RAW) {
+			struct hpm_core_pmu main = core[i];
+			memmove(&core[1], &core[0], i * sizeof(core[0]));
+			core[0] = main;
+			break;
+		}
+	return cf.nr;
+}
+
+static unsigned list_cores(struct hpm_evlist *l)
+{
+	if (!l->cores_known) {
+		l->nr_cores = read_cores(l->ctx, l->core);
+		l->cores_known = true;
+	}
+	return l->nr_cores;
+}
+
+void hpm__attr_main_core(struct hpm_ctx *ctx, struct perf_event_attr *a)
+{
+	struct hpm_core_pmu core[HPM_MAX_CORE_PMUS];
+
+	if ((a->type != PERF_TYPE_HARDWARE && a->type != PERF_TYPE_HW_CACHE) || a->config >> 32)
+		return;
+	if (read_cores(ctx, core) > 1)
+		a->config |= (uint64_t)core[0].type << 32;
+}
+
+/* A generic hardware or cache event not yet aimed at a PMU. */
+static bool generic_unaimed(const struct hpm_event *ev)
+{
+	return (ev->kind == HPM_EV_GENERIC_HW || ev->kind == HPM_EV_GENERIC_CACHE) &&
+	       (ev->attr.type == PERF_TYPE_HARDWARE || ev->attr.type == PERF_TYPE_HW_CACHE) &&
+	       !(ev->attr.config >> 32);
+}
+
+/*
+ * On a machine with several core PMUs, event @idx (generic, as written)
+ * becomes one event per core PMU, consecutive from @idx, as perf opens it:
+ * each aimed at its PMU by the extended hardware type and named
+ * "PMU/NAME/". With HPM_EVLIST_MAIN_CORE only the main core PMU's.
+ */
+static int expand_generic(struct parser *p, size_t idx)
+{
+	struct hpm_evlist *l = p->list;
+	unsigned n = list_cores(l);
+	char *names[HPM_MAX_CORE_PMUS] = { 0 };
+	int rc = 0;
+
+	if (n < 2 || !generic_unaimed(&l->ev[idx]))
+		return 0;
+	if (p->flags & HPM_EVLIST_MAIN_CORE)
+		n = 1;
+	for (unsigned k = 0; k < n; k++)
+		if (asprintf(&names[k], "%s/%s/", l->core[k].name, l->ev[idx].name) < 0) {
+			names[k] = NULL;
+			rc = -ENOMEM;
+		}
+	for (unsigned k = 1; k < n && !rc; k++) {
+		struct hpm_event tmpl = l->ev[idx];
+		struct hpm_event *ev = append(p, "", 0);
+		if (!ev) {
+			rc = p->err->err ? p->err->err : -ENOMEM;
+			break;
+		}
+		free(ev->name);
+		size_t self = (size_t)(ev - l->ev);
+		*ev = tmpl;
+		ev->name = names[k];
+		names[k] = NULL;
+		ev->leader = p->in_group ? tmpl.leader : self;
+		ev->merge = self;
+	}
+	for (unsigned k = 0; k < n && !rc; k++) {
+		struct hpm_event *ev = &l->ev[idx + k];
+		ev->attr.config = (ev->attr.config & 0xffffffffull) | (uint64_t)l->core[k].type << 32;
+		snprintf(ev->pmu, sizeof(ev->pmu), "%s", l->core[k].name);
+		snprintf(ev->cpus, sizeof(ev->cpus), "%s", l->core[k].cpus);
+		ev->copy = k;
+		ev->nr_copies = n;
+		if (k == 0) {
+			free(ev->name);
+			ev->name = names[0];
+			names[0] = NULL;
+		}
+	}
+	for (unsigned k = 0; k < n; k++)
+		free(names[k]);
+	return rc;
 }
 
 /* ---- modifiers ---- */
@@ -224,12 +417,13 @@ static int apply_mods(struct parser *p, struct hpm_event *ev, const char *m,
 		a->exclude_hv = !h;
 		ev->explicit_priv = true;
 	}
-	if (H && G)
-		H = G = 0; /* both: count host and guest */
-	if (H)
-		a->exclude_guest = 1;
-	if (G)
-		a->exclude_host = 1;
+	if (H || G) {
+		/* H: host only, G: guest only, both: either (the default
+		 * without them, as perf's, is host only: exclude_guest) */
+		a->exclude_guest = H && !G;
+		a->exclude_host = G && !H;
+		ev->explicit_gh = true;
+	}
 	if (pr)
 		a->precise_ip = (unsigned)pr;
 	return 0;
@@ -623,25 +817,18 @@ static bool is_ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
 }
 
-/* PMU '/' terms '/' [[:]mods] */
-static int parse_pmu_event(struct parser *p, struct hpm_event *ev,
-			   const char *s, size_t len, size_t pos)
+/* PMU '/' terms '/' [[:]mods], resolved on PMU @pmuname into event @idx. */
+static int resolve_pmu_event(struct parser *p, size_t idx, const char *pmuname,
+			     const char *s, size_t len, size_t pos)
 {
+	struct hpm_event *ev = &p->list->ev[idx];
 	const char *slash = memchr(s, '/', len);
 	size_t plen = (size_t)(slash - s);
 	const char *terms = slash + 1;
 	const char *end = memchr(terms, '/', len - plen - 1);
-	char pmuname[HPM_PMU_NAME_MAX];
 	struct hpm_pmu *pmu;
 	int rc;
 
-	if (!end)
-		return fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
-			    "'%.*s' lacks the closing '/' (write PMU/terms/)", (int)len, s);
-	if (plen == 0 || plen >= sizeof(pmuname))
-		return fail(p, -HPM_ERR_SYNTAX, pos, s, plen ? plen : 1, "missing PMU name before '/'");
-	memcpy(pmuname, s, plen);
-	pmuname[plen] = '\0';
 	pmu = malloc(sizeof(*pmu));
 	if (!pmu)
 		return -ENOMEM;
@@ -660,6 +847,7 @@ static int parse_pmu_event(struct parser *p, struct hpm_event *ev,
 	ev->kind = HPM_EV_PMU;
 	ev->attr.type = pmu->type;
 	snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu->name);
+	read_cpus(p->list->ctx, pmu->name, ev->cpus, sizeof(ev->cpus));
 	p->nr_pending = 0;
 	rc = apply_terms(p, ev, pmu, terms, (size_t)(end - terms), pos + plen + 1, false);
 	if (rc)
@@ -682,6 +870,120 @@ static int parse_pmu_event(struct parser *p, struct hpm_event *ev,
 	}
 out:
 	free(pmu);
+	return rc;
+}
+
+#define MAX_INSTANCES 256
+
+struct instances {
+	const char *prefix;
+	char (*name)[HPM_PMU_NAME_MAX];
+	unsigned long num[MAX_INSTANCES];
+	unsigned nr;
+};
+
+/* "PREFIX_N": an instance of the PMU named PREFIX */
+static int instances_cb(const char *name, void *arg)
+{
+	struct instances *in = arg;
+	size_t n = strlen(in->prefix);
+	char *end;
+
+	if (strncmp(name, in->prefix, n) || name[n] != '_' || !isdigit((unsigned char)name[n + 1]))
+		return 0;
+	unsigned long num = strtoul(name + n + 1, &end, 10);
+	if (*end || in->nr == MAX_INSTANCES || strlen(name) >= HPM_PMU_NAME_MAX)
+		return 0;
+	/* numeric order: uncore_cbox_2 before uncore_cbox_10 */
+	unsigned at = in->nr;
+	while (at && in->num[at - 1] > num) {
+		in->num[at] = in->num[at - 1];
+		memcpy(in->name[at], in->name[at - 1], sizeof(in->name[0]));
+		at--;
+	}
+	in->num[at] = num;
+	snprintf(in->name[at], sizeof(in->name[0]), "%s", name);
+	in->nr++;
+	return 0;
+}
+
+/*
+ * PMU '/' terms '/' [[:]mods]. A PMU named without its instance number
+ * that has several instances (uncore_cbox for uncore_cbox_0 ... _3) gives
+ * one event per instance, as perf opens it; they are merged for display
+ * (hpm_event__merge_leader).
+ */
+static int parse_pmu_event(struct parser *p, size_t idx, const char *s, size_t len, size_t pos)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t plen = (size_t)(slash - s);
+	const char *end = memchr(slash + 1, '/', len - plen - 1);
+	char pmuname[HPM_PMU_NAME_MAX], path[PATH_MAX];
+	struct instances in = { .prefix = pmuname };
+	char *written = NULL;
+	int rc = 0;
+
+	if (!end)
+		return fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the closing '/' (write PMU/terms/)", (int)len, s);
+	if (plen == 0 || plen >= sizeof(pmuname))
+		return fail(p, -HPM_ERR_SYNTAX, pos, s, plen ? plen : 1, "missing PMU name before '/'");
+	memcpy(pmuname, s, plen);
+	pmuname[plen] = '\0';
+	/* a PMU of that very name is the one meant (armv8_pmuv3_0, cpu) */
+	if (hpm__path(path, sizeof(path), p->list->ctx->sysfs, "bus/event_source/devices/%s/type",
+		      pmuname) || access(path, F_OK) == 0)
+		return resolve_pmu_event(p, idx, pmuname, s, len, pos);
+	in.name = malloc(MAX_INSTANCES * sizeof(*in.name));
+	if (!in.name)
+		return -ENOMEM;
+	hpm_pmu__foreach(p->list->ctx, instances_cb, &in);
+	if (in.nr < 2) {
+		rc = resolve_pmu_event(p, idx, pmuname, s, len, pos);
+		goto out;
+	}
+	for (unsigned k = 0; k < in.nr && !rc; k++) {
+		size_t at = idx;
+		if (k) {
+			struct hpm_event *ev = append(p, s, len);
+			if (!ev) {
+				rc = p->err->err ? p->err->err : -ENOMEM;
+				break;
+			}
+			at = (size_t)(ev - p->list->ev);
+			ev->leader = p->in_group ? p->list->ev[idx].leader : at;
+			ev->merge = idx;
+		}
+		rc = resolve_pmu_event(p, at, in.name[k], s, len, pos);
+		if (rc)
+			break;
+		struct hpm_event *ev = &p->list->ev[at];
+		/* name= names the merged line; otherwise perf's name of the
+		 * instance: uncore_cbox_0/clockticks/ */
+		bool named = strlen(ev->name) != len || strncmp(ev->name, s, len);
+		if (!written && !(written = strdup(ev->name))) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (!(ev->merged_name = strdup(written))) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (!named) {
+			char *n = NULL;
+			if (asprintf(&n, "%s%.*s", in.name[k], (int)(len - plen), s + plen) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
+			free(ev->name);
+			ev->name = n;
+		}
+		ev->copy = k;
+		ev->nr_copies = in.nr;
+	}
+out:
+	free(written);
+	free(in.name);
 	return rc;
 }
 
@@ -843,6 +1145,7 @@ static int try_bare_alias(struct parser *p, struct hpm_event *ev,
 		ev->kind = HPM_EV_PMU;
 		ev->attr.type = pmu->type;
 		snprintf(ev->pmu, sizeof(ev->pmu), "%s", pmu->name);
+		read_cpus(p->list->ctx, pmu->name, ev->cpus, sizeof(ev->cpus));
 		rc = apply_alias(p, ev, pmu, name, nlen, pos);
 	}
 	free(pmu);
@@ -901,8 +1204,10 @@ static int parse_preset(struct parser *p, struct hpm_event *ev, const char *s,
 		struct hpm_event *dst;
 		char *name;
 
+		/* a preset is one count: on a hybrid CPU, of the main core PMU */
 		if (!strncmp(x->term[i].spec, "PAPI_", 5) ||
-		    hpm_evlist__parse(p->list->ctx, x->term[i].spec, &sub, &se) ||
+		    hpm__evlist_parse_flags(p->list->ctx, x->term[i].spec,
+					    p->flags | HPM_EVLIST_MAIN_CORE, &sub, &se) ||
 		    sub->nr != 1) {
 			rc = fail(p, sub ? -HPM_ERR_UNKNOWN_EVENT : se.err, pos, s, len,
 				  "%.*s is counted with '%s' here: %s", (int)len, s,
@@ -921,7 +1226,9 @@ static int parse_preset(struct parser *p, struct hpm_event *ev, const char *s,
 		free(dst->name);
 		*dst = sub->ev[0];
 		dst->name = name; /* the sub-list keeps (and frees) its own */
+		dst->merged_name = NULL;
 		dst->leader = leader;
+		dst->merge = (size_t)(dst - p->list->ev);
 		hpm_evlist__free(sub);
 	}
 out:
@@ -968,6 +1275,12 @@ static int parse_named(struct parser *p, struct hpm_event *ev,
 		ev->attr.config = cfg;
 		if (hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)))
 			snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+		/* the kernel gives PERF_TYPE_RAW to the main core PMU, which on a
+		 * hybrid CPU counts on its own CPUs only */
+		if (list_cores(p->list) > 1) {
+			snprintf(ev->pmu, sizeof(ev->pmu), "%s", p->list->core[0].name);
+			snprintf(ev->cpus, sizeof(ev->cpus), "%s", p->list->core[0].cpus);
+		}
 		goto mods;
 	}
 	/* 2. tracepoint subsys:name[:mods] */
@@ -1057,7 +1370,8 @@ static int parse_event(struct parser *p, size_t leader)
 	ev = append(p, s, len);
 	if (!ev)
 		return p->err->err ? p->err->err : -ENOMEM;
-	ev->leader = leader == SIZE_MAX ? p->list->nr - 1 : leader;
+	size_t idx = p->list->nr - 1;
+	ev->leader = leader == SIZE_MAX ? idx : leader;
 	p->in_group = leader != SIZE_MAX;
 	size_t ident = 0;
 	while (ident < len && is_ident_char(s[ident]))
@@ -1073,12 +1387,91 @@ static int parse_event(struct parser *p, size_t leader)
 		if (rc)
 			return fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
 	} else if (ident < len && s[ident] == '/')
-		rc = parse_pmu_event(p, ev, s, len, pos);
+		rc = parse_pmu_event(p, idx, s, len, pos);
 	else
 		rc = parse_named(p, ev, s, len, pos);
 	if (rc)
 		return rc;
+	if (!hpm__event_is_location(&p->list->ev[idx]) && !hpm__event_is_marker(&p->list->ev[idx]))
+		/* as perf: host only unless H or G says otherwise */
+		for (size_t i = idx; i < p->list->nr; i++)
+			if (!p->list->ev[i].explicit_gh)
+				p->list->ev[i].attr.exclude_guest = 1;
+	rc = expand_generic(p, idx);
+	if (rc)
+		return rc;
 	p->pos += event_extent(s);
+	return 0;
+}
+
+/*
+ * A group some of whose events were expanded to several PMUs (parse_event)
+ * becomes one group per PMU, as perf splits it: copy j holds event j of
+ * each expanded one, and the events that were not expanded go with the
+ * copy of their own core PMU (cpu_atom/.../ with the cpu_atom copy) or
+ * else the first. Events [first, nr) of the list are the group.
+ */
+static int split_group(struct parser *p, size_t first)
+{
+	struct hpm_evlist *l = p->list;
+	size_t n = l->nr - first, at = 0;
+	unsigned copies = 1;
+	struct hpm_event *v;
+	size_t *item, *slot;
+
+	for (size_t i = first; i < l->nr; i++)
+		if (l->ev[i].nr_copies > copies)
+			copies = l->ev[i].nr_copies;
+	if (copies == 1)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	item = malloc(n * sizeof(*item));
+	slot = malloc(n * sizeof(*slot));
+	if (!v || !item || !slot) {
+		free(v);
+		free(item);
+		free(slot);
+		return -ENOMEM;
+	}
+	/* item[i]: the first event of the written event event i came from */
+	for (size_t i = 0; i < n; i++) {
+		const struct hpm_event *ev = &l->ev[first + i];
+		item[i] = ev->copy ? item[i - 1] : i;
+	}
+	for (unsigned j = 0; j < copies; j++) {
+		size_t lead = first + at;
+		for (size_t i = 0; i < n; i++) {
+			const struct hpm_event *ev = &l->ev[first + i];
+			bool take;
+			if (ev->nr_copies > 1) {
+				take = ev->copy == j;
+			} else {
+				unsigned home = 0;
+				for (unsigned c = 1; c < copies; c++)
+					for (size_t k = 0; k < n; k++)
+						if (l->ev[first + k].nr_copies > 1 &&
+						    l->ev[first + k].copy == c &&
+						    !strcmp(l->ev[first + k].pmu, ev->pmu))
+							home = c;
+				take = home == j;
+			}
+			if (!take)
+				continue;
+			v[at] = *ev;
+			v[at].leader = lead;
+			slot[i] = first + at;
+			at++;
+		}
+	}
+	/* merged instances point at their first one's new place */
+	for (size_t i = 0; i < n; i++) {
+		struct hpm_event *ev = &v[slot[i] - first];
+		ev->merge = ev->merged_name ? slot[item[i]] : slot[i];
+	}
+	memcpy(&l->ev[first], v, n * sizeof(*v));
+	free(v);
+	free(item);
+	free(slot);
 	return 0;
 }
 
@@ -1125,18 +1518,26 @@ static int parse_group(struct parser *p)
 		}
 		p->pos += mlen;
 	}
-	return 0;
+	return split_group(p, first);
 }
 
 int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
 		    struct hpm_parse_error *err)
 {
-	struct parser p = { .list = list, .spec = spec };
+	return hpm_evlist__add_flags(list, spec, 0, err);
+}
+
+int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned flags,
+			  struct hpm_parse_error *err)
+{
+	struct parser p = { .list = list, .spec = spec, .flags = flags };
 	size_t start_nr = list->nr;
 	int rc = 0;
 
 	p.err = err ? err : &p.local;
 	memset(p.err, 0, sizeof(*p.err));
+	if (flags & ~HPM_EVLIST_MAIN_CORE)
+		return p.err->err = -EINVAL;
 	if (!spec) {
 		return fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");
 	}
@@ -1167,8 +1568,10 @@ int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
 		p.pos++;
 	}
 	if (rc) {
-		for (size_t i = start_nr; i < list->nr; i++)
+		for (size_t i = start_nr; i < list->nr; i++) {
 			free(list->ev[i].name);
+			free(list->ev[i].merged_name);
+		}
 		list->nr = start_nr;
 		if (!p.err->err)
 			p.err->err = rc;
@@ -1179,13 +1582,19 @@ int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
 int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
 		      struct hpm_evlist **out, struct hpm_parse_error *err)
 {
+	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
+}
+
+int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
+			    struct hpm_evlist **out, struct hpm_parse_error *err)
+{
 	struct hpm_evlist *l = hpm_evlist__new(ctx);
 	int rc;
 
 	*out = NULL;
 	if (!l)
 		return -errno;
-	rc = hpm_evlist__add(l, spec, err);
+	rc = hpm_evlist__add_flags(l, spec, flags, err);
 	if (rc) {
 		hpm_evlist__free(l);
 		return rc;

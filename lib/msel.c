@@ -41,6 +41,7 @@ struct spec {
 	unsigned nr_ev;        /* events it resolves to */
 	bool fixed_known;      /* fixed[] worked out (only the plan needs it) */
 	int fixed[MAX_SUBEV];  /* fixed slot of each, or -1 */
+	int sign[MAX_SUBEV];   /* +1, or -1 for a derived preset's subtracted term */
 	struct perf_event_attr attr[MAX_SUBEV];
 };
 
@@ -372,13 +373,16 @@ static int spec_get(struct hpm_msel *sel, const char *name, const char *mods, bo
 
 	/* perf's default figures bind generic events: no need to read sysfs */
 	if (quick && !mods[0] && hpm_generic__resolve(text, &sp->attr[0]) == 0) {
+		hpm__attr_main_core(ctx, &sp->attr[0]); /* as resolved below */
 		sp->nr_ev = 1;
+		sp->sign[0] = +1;
 		sp->need = sp->attr[0].type == PERF_TYPE_SOFTWARE ? NEED_FREE : NEED_CORE;
 		return 0;
 	}
 	struct hpm_evlist *l = NULL;
 	struct hpm_parse_error pe;
-	int rc = hpm_evlist__parse(ctx, text, &l, &pe);
+	/* a metric counts on one core PMU: on a hybrid CPU, cpu_core */
+	int rc = hpm__evlist_parse_flags(ctx, text, HPM_EVLIST_MAIN_CORE, &l, &pe);
 	if (rc == -ENOMEM)
 		return rc;
 	if (!rc && (l->nr == 0 || l->nr > MAX_SUBEV)) {
@@ -398,6 +402,9 @@ static int spec_get(struct hpm_msel *sel, const char *name, const char *mods, bo
 		const struct hpm_event *ev = &l->ev[k];
 		sp->attr[k] = ev->attr;
 		sp->fixed[k] = -1;
+		sp->sign[k] = +1;
+		if (l->nr > 1)
+			hpm_preset__component(ev->name, NULL, 0, &sp->sign[k]);
 		if (is_core_event(ctx, ev)) {
 			sp->need = NEED_CORE;
 		} else if (ev->attr.type != PERF_TYPE_SOFTWARE && sp->need != NEED_CORE) {
@@ -802,6 +809,77 @@ int hpm_msel__bind(struct hpm_msel *sel, const struct hpm_evlist *list, size_t f
 		}
 	}
 	return rc;
+}
+
+/* Append @text to the list @buf (@len bytes, items separated by ", ")
+ * unless it is there. */
+static void list_add(char *buf, size_t len, const char *text)
+{
+	size_t n = strlen(text), used = strlen(buf);
+	for (const char *p = buf; *p;) {
+		const char *sep = strstr(p, ", ");
+		size_t k = sep ? (size_t)(sep - p) : strlen(p);
+		if (k == n && !strncmp(p, text, n))
+			return;
+		p += k + (sep ? 2 : 0);
+	}
+	if (used + n + 3 <= len)
+		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", text);
+}
+
+int hpm_msel__bind_recorded(struct hpm_msel *sel, const struct hpm_event_id *ids,
+			    size_t nr, char *missing, size_t len)
+{
+	bool all = true;
+
+	if (!sel || (!ids && nr))
+		return -EINVAL;
+	if (missing && len)
+		missing[0] = '\0';
+	sel->nr_inst = 0;
+	for (size_t i = 0; i < sel->nr; i++) {
+		struct sel *s = &sel->s[i];
+		int rc = leaves_of(sel, s);
+		if (rc)
+			return rc;
+		s->anchor = SIZE_MAX;
+		s->dropped = false;
+		for (unsigned k = 0; k < s->nr_leaves; k++) {
+			struct leaf *lf = &s->leaf[k];
+			const struct spec *sp = &sel->spec[lf->spec];
+			struct inst in = { .spec = lf->spec, .group = -2, .nr_ev = sp->nr_ev };
+			bool found = !sp->err;
+			for (unsigned c = 0; found && c < sp->nr_ev; c++) {
+				size_t e;
+				for (e = 0; e < nr; e++)
+					if (ids[e].type == sp->attr[c].type &&
+					    ids[e].config == sp->attr[c].config &&
+					    ids[e].config1 == sp->attr[c].config1 &&
+					    ids[e].config2 == sp->attr[c].config2)
+						break;
+				found = e < nr;
+				in.ev[c] = e;
+				in.sign[c] = sp->sign[c];
+			}
+			lf->inst = SIZE_MAX;
+			if (!found) {
+				all = false;
+				if (missing)
+					list_add(missing, len, sp->text);
+				continue;
+			}
+			if (grow((void **)&sel->inst, &sel->cap_inst, sel->nr_inst,
+				 sizeof(*sel->inst)))
+				return -ENOMEM;
+			in.bound = true;
+			sel->inst[sel->nr_inst] = in;
+			lf->inst = sel->nr_inst++;
+			if (s->anchor == SIZE_MAX)
+				s->anchor = in.ev[0];
+		}
+	}
+	sel->planned = true;
+	return all ? 0 : -ENOENT;
 }
 
 size_t hpm_msel__count(const struct hpm_msel *sel)

@@ -29,6 +29,15 @@ double hpm_count__scaled(const struct hpm_count *c)
 	return (double)c->value * (double)c->enabled / (double)c->running;
 }
 
+void hpm_count__merge(struct hpm_count *sum, const struct hpm_count *c)
+{
+	if (c->err && !sum->err)
+		sum->err = c->err;
+	sum->value += c->value;
+	sum->enabled += c->enabled;
+	sum->running += c->running;
+}
+
 double hpm_count__pct_running(const struct hpm_count *c)
 {
 	if (!c->enabled || c->running >= c->enabled)
@@ -315,9 +324,22 @@ static int open_one(struct hpm_session *s, size_t i, size_t slot,
 				    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* Does event @i count on @slot? A CPU target opens an event only on the
+ * CPUs of its PMU (and of its group leader's): cpu_core's, an uncore
+ * PMU's cpumask. */
+static bool slot_counts(const struct hpm_session *s, size_t i, size_t slot)
+{
+	const struct hpm_event *ev = &s->list->ev[i];
+	int cpu = s->slot_cpu[slot];
+
+	return cpu < 0 || (hpm__cpu_in_list(ev->cpus, cpu) &&
+			   hpm__cpu_in_list(s->list->ev[ev->leader].cpus, cpu));
+}
+
 /*
  * Open event @i on every slot. A slot whose thread has exited meanwhile
  * (-ESRCH) is skipped for PIDS targets; any other error fails the event.
+ * An event on none of a CPU target's CPUs fails with -ENODEV.
  */
 static int open_event(struct hpm_session *s, size_t i, bool sideband)
 {
@@ -327,7 +349,18 @@ static int open_event(struct hpm_session *s, size_t i, bool sideband)
 
 	session_attr(s, i, sideband, &a);
 	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		if (!slot_counts(s, i, slot))
+			continue;
 		int fd = open_one(s, i, slot, &a);
+		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest &&
+		    !s->list->ev[i].explicit_gh) {
+			/* host only is perf's default, not the user's choice:
+			 * PMUs that cannot tell guest from host refuse it */
+			a.exclude_guest = 0;
+			fd = open_one(s, i, slot, &a);
+			if (fd < 0)
+				a.exclude_guest = 1;
+		}
 		if (fd == -EACCES && !s->list->ev[i].explicit_priv && !a.exclude_kernel) {
 			/* paranoid forbids kernel counting: user-only, as perf does */
 			a.exclude_kernel = 1;
@@ -345,7 +378,7 @@ static int open_event(struct hpm_session *s, size_t i, bool sideband)
 		opened++;
 	}
 	if (!err && !opened)
-		err = -ESRCH;
+		err = s->target == HPM_TARGET_CPUS ? -ENODEV : -ESRCH;
 	if (err) {
 		for (size_t slot = 0; slot < s->nr_slots; slot++) {
 			int *f = fdp(s, i, slot);

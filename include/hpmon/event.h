@@ -16,6 +16,9 @@
  *   {a,b,c}                       group scheduled together
  * followed by modifiers :u :k :h :H :G :p(p,pp,ppp) :D :S
  * and, for PMU events, terms such as name=NAME, period=N, freq=N.
+ * As in perf, an event without H or G counts the host only
+ * (exclude_guest), and an event written for several PMUs becomes one
+ * event per PMU (see hpm_event__merge_leader).
  */
 #ifndef HPMON_EVENT_H
 #define HPMON_EVENT_H
@@ -62,6 +65,19 @@ HPM_API int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
 /* Append the events of @spec to @list (same contract as parse). */
 HPM_API int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
 			    struct hpm_parse_error *err);
+
+/*
+ * Flags of hpm_evlist__add_flags.
+ * HPM_EVLIST_MAIN_CORE: on a machine with several core PMUs (a hybrid CPU:
+ * cpu_core and cpu_atom), a generic hardware or cache event (cycles,
+ * L1-dcache-load-misses) becomes one event, of the main core PMU (the one
+ * the kernel gives PERF_TYPE_RAW: cpu_core), instead of one per core PMU.
+ * Metrics use it: their formulas and native events describe one core.
+ */
+#define HPM_EVLIST_MAIN_CORE 0x1u
+/* hpm_evlist__add with HPM_EVLIST_* @flags (unknown flags: -EINVAL). */
+HPM_API int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec,
+				  unsigned flags, struct hpm_parse_error *err);
 HPM_API struct hpm_evlist *hpm_evlist__new(struct hpm_ctx *ctx);
 HPM_API void hpm_evlist__free(struct hpm_evlist *list);
 HPM_API size_t hpm_evlist__count(const struct hpm_evlist *list);
@@ -82,6 +98,34 @@ HPM_API const char *hpm_event__unit(const struct hpm_event *ev);
 HPM_API double hpm_event__scale(const struct hpm_event *ev);
 /* True for time-valued software events counted in ns (task-clock ...). */
 HPM_API bool hpm_event__is_clock(const struct hpm_event *ev);
+
+/*
+ * One written event can stand for several PMUs, as in perf:
+ *  - on a hybrid CPU a generic hardware or cache event (cycles) becomes one
+ *    event per core PMU, each aimed at it by the extended hardware type
+ *    (config | type << 32) and named as perf prints it: cpu_core/cycles/,
+ *    cpu_atom/cycles/; a group with such events becomes one group per core
+ *    PMU. Each is an event of its own (shown on its own line).
+ *  - a PMU named without its instance number that has several
+ *    (uncore_cbox/clockticks/ on uncore_cbox_0 ... uncore_cbox_3) becomes
+ *    one event per instance, named uncore_cbox_0/clockticks/ ...; perf
+ *    shows them merged, one line with the sum of their counts (hpm_count__merge).
+ * hpm_event__merge_leader: the index of the first event of the instances
+ * @ev belongs to, which stands for the merged line; @ev's own index when it
+ * was not expanded so (hybrid copies included).
+ */
+HPM_API size_t hpm_event__merge_leader(const struct hpm_event *ev);
+/* The merged line's name: the event as written (uncore_cbox/clockticks/),
+ * or its name= value; hpm_event__name() for events not merged. */
+HPM_API const char *hpm_event__merged_name(const struct hpm_event *ev);
+/*
+ * The CPUs the event's PMU counts on, as sysfs lists them ("0-15" for
+ * cpu_core, "0" for an uncore PMU's cpumask), or "" for every CPU. A
+ * session counting CPUs opens the event on these only.
+ */
+HPM_API const char *hpm_event__cpus(const struct hpm_event *ev);
+/* Does the event count on CPU @cpu (hpm_event__cpus)? */
+HPM_API bool hpm_event__on_cpu(const struct hpm_event *ev, int cpu);
 
 /*
  * Describe a resolved attr in perf's canonical words ("type=4,config=0x3c"),

@@ -214,6 +214,26 @@ HPM_API const char *hpm_msel__note(const struct hpm_msel *sel, size_t i);
 HPM_API int hpm_msel__bind(struct hpm_msel *sel, const struct hpm_evlist *list,
 			   size_t first);
 
+/* An event counted earlier (a profile's): what a metric's event is matched
+ * by. */
+struct hpm_event_id {
+	uint32_t type;                 /* perf_event_attr.type */
+	uint64_t config, config1, config2;
+};
+
+/*
+ * Bind the selection to events counted earlier, as they are, adding none
+ * (the events of a profile, hpm_profile_event): each event a selected
+ * metric needs binds to the first of @ids (@nr) with the same type and
+ * configs (modifiers are not compared), and hpm_msel__eval then takes its
+ * value from env->events[that index]. Returns 0 when every one is there;
+ * -ENOENT when some are not, and @missing (@len bytes, if not NULL) names
+ * them as the metrics write them, separated by ", ", in order of first use;
+ * metrics with a missing event evaluate to n/a. -EINVAL, -ENOMEM.
+ */
+HPM_API int hpm_msel__bind_recorded(struct hpm_msel *sel, const struct hpm_event_id *ids,
+				    size_t nr, char *missing, size_t len);
+
 /* Metrics selected (after bind: those kept), in selection order. */
 HPM_API size_t hpm_msel__count(const struct hpm_msel *sel);
 HPM_API const struct hpm_metric *hpm_msel__metric(const struct hpm_msel *sel,

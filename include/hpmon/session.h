@@ -67,6 +67,14 @@ struct hpm_count {
 
 /* value scaled for multiplexing: value * enabled / running (0 if never ran) */
 HPM_API double hpm_count__scaled(const struct hpm_count *c);
+/*
+ * Add @c to @sum (zeroed first) as perf merges the instances of an uncore
+ * PMU (uncore_cbox_0 ... _3, hpm_event__merge_leader) into one line:
+ * counts, enabled and running times are summed, so the merged count is
+ * scaled by the summed times. An instance that could not be opened makes
+ * the sum fail with its error: a total missing an instance is no total.
+ */
+HPM_API void hpm_count__merge(struct hpm_count *sum, const struct hpm_count *c);
 /* percent of enabled time counted, 100.0 when not multiplexed */
 HPM_API double hpm_count__pct_running(const struct hpm_count *c);
 

@@ -49,6 +49,7 @@ struct stat_opts {
 	bool append;
 	bool trace;
 	bool no_big_num;
+	bool no_merge;
 	char **argv;
 	struct stat_user_opts user; /* exec:, sw:, --regions, --marked: stat-user.c */
 	/* metrics */
@@ -91,6 +92,7 @@ static const char stat_usage[] =
 	"      --append           append to the -o FILE\n"
 	"      --trace            print thread and process start, exec and exit with counts\n"
 	"      --no-big-num       no thousands separators\n"
+	"      --no-merge         one line per uncore PMU instance instead of their sum\n"
 	STAT_USER_USAGE
 	"  -h, --help             this help\n"
 	"\n"
@@ -142,7 +144,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
-       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST };
+       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE };
 
 /* Remember a metric option's value in @v. */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
@@ -173,6 +175,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
+		{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric-groups", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -231,6 +234,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_APPEND: o->append = true; break;
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_NO_BIG: o->no_big_num = true; break;
+		case OPT_NO_MERGE: o->no_merge = true; break;
 		case 'M':
 			if (keep_arg(o->mgroups, &o->nr_mgroups, optarg, "-M"))
 				return HPM_EXIT_USAGE;
@@ -399,6 +403,8 @@ static void free_rows(struct stat_report *r)
 {
 	for (size_t k = 0; k < r->nr_rows; k++) {
 		free(r->rows[k].c);
+		free(r->rows[k].absent);
+		free(r->rows[k].mc);
 		free(r->rows[k].mv);
 		free(r->rows[k].per_sec);
 		free(r->rows[k].per_kinst);
@@ -419,8 +425,12 @@ static struct stat_row *add_row(struct stat_report *r)
 	struct stat_row *row = &v[r->nr_rows];
 	memset(row, 0, sizeof(*row));
 	row->c = calloc(r->nr_ev, sizeof(*row->c));
-	if (!row->c)
+	row->absent = calloc(r->nr_ev, sizeof(*row->absent));
+	if (!row->c || !row->absent) {
+		free(row->c);
+		free(row->absent);
 		return NULL;
+	}
 	r->nr_rows++;
 	return row;
 }
@@ -452,8 +462,11 @@ static int collect_rows(struct run *run)
 				return -ENOMEM;
 			row->cpu = hpm_session__cpu(s, k);
 			snprintf(row->label, sizeof(row->label), "CPU%d", row->cpu);
-			for (size_t i = 0; i < r->nr_ev; i++)
+			for (size_t i = 0; i < r->nr_ev; i++) {
 				hpm_session__read_cpu(s, i, k, &row->c[i]);
+				row->absent[i] = !hpm_event__on_cpu(hpm_evlist__event(run->list, i),
+								    row->cpu);
+			}
 		}
 		return 0;
 	}
@@ -511,6 +524,33 @@ static int collect_rows(struct run *run)
 		}
 	}
 	return 0;
+}
+
+void stat_merge_instances(struct stat_report *r)
+{
+	for (size_t h = 0; h < r->nr_ev; h++) {
+		struct hpm_count sum = { 0 };
+		double var = 0;
+		if (!r->ev[h].merged)
+			continue;
+		for (size_t i = h; i < r->nr_ev; i++)
+			if (r->ev[i].merge == h) {
+				hpm_count__merge(&sum, &r->ev[i].c);
+				var += r->ev[i].sigma * r->ev[i].sigma; /* NaN stays NaN */
+			}
+		r->ev[h].mc = sum;
+		r->ev[h].msigma = sqrt(var);
+		for (size_t k = 0; k < r->nr_rows; k++) {
+			struct stat_row *row = &r->rows[k];
+			struct hpm_count rs = { 0 };
+			if (!row->mc && !(row->mc = calloc(r->nr_ev, sizeof(*row->mc))))
+				continue;
+			for (size_t i = h; i < r->nr_ev; i++)
+				if (r->ev[i].merge == h)
+					hpm_count__merge(&rs, &row->c[i]);
+			row->mc[h] = rs;
+		}
+	}
 }
 
 static void delta(struct hpm_count *d, const struct hpm_count *now, const struct hpm_count *prev)
@@ -575,12 +615,16 @@ static void interval_tick(struct run *run, uint64_t start)
 
 	if (!now)
 		return;
-	if (t - start <= run->last_tick_ns + 1000000) {
-		free(now);
-		return; /* nothing new since the last line (within 1 ms) */
-	}
+	bool changed = t - start > run->last_tick_ns + 1000000;
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		hpm_session__read(run->s, i, &now[i]);
+		changed |= now[i].value != run->prev[i].value;
+	}
+	if (!changed) {
+		free(now);
+		return; /* nothing new since the last line, which was < 1 ms ago */
+	}
+	for (size_t i = 0; i < r->nr_ev; i++) {
 		delta(&r->ev[i].c, &now[i], &run->prev[i]);
 		run->prev[i] = now[i];
 	}
@@ -606,6 +650,7 @@ static void interval_tick(struct run *run, uint64_t start)
 				run->prev_rows[k][i] = cur;
 			}
 	}
+	stat_merge_instances(r);
 	r->interval = true;
 	r->ts = (double)(t - start) / 1e9;
 	r->interval_ns = (uint64_t)run->o->interval_ms * 1000000ull;
@@ -698,7 +743,11 @@ static void finish_events(struct run *run)
 		struct stat_event *e = &r->ev[i];
 		const struct hpm_event *ev = hpm_evlist__event(run->list, i);
 		e->err = hpm_session__event_error(run->s, i);
-		if (e->err && !stat_user_reason(run->s, i, e->reason, sizeof(e->reason)))
+		if (e->err == -ENODEV && hpm_event__cpus(ev)[0])
+			snprintf(e->reason, sizeof(e->reason),
+				 "PMU %s counts on CPUs %s only, and none of them is counted here",
+				 hpm_event__pmu(ev), hpm_event__cpus(ev));
+		else if (e->err && !stat_user_reason(run->s, i, e->reason, sizeof(e->reason)))
 			advice_open(run->ctx, ev, e->err, advice_target(run->o), e->reason,
 				    sizeof(e->reason));
 		if (hpm_session__event_user_only(run->s, i) && !strstr(e->name, ":u"))
@@ -826,6 +875,7 @@ static int measure(struct run *run)
 		free(now);
 	}
 	collect_rows(run);
+	stat_merge_instances(r);
 	r->lost = hpm_session__lost(run->s);
 	r->interrupted = got_signal != 0;
 	if (o->argv && !o->nr_ids && !o->system) {
@@ -970,10 +1020,21 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	for (int k = 0; k < o->repeat; k++) {
 		for (size_t i = 0; i < r.nr_ev; i++) {
 			const struct hpm_event *ev = hpm_evlist__event(list, i);
+			const struct perf_event_attr *a = hpm_event__attr(ev);
 			snprintf(r.ev[i].name, sizeof(r.ev[i].name), "%s", hpm_event__name(ev));
 			r.ev[i].clock = hpm_event__is_clock(ev);
-			r.ev[i].type = hpm_event__attr(ev)->type;
-			r.ev[i].config = hpm_event__attr(ev)->config;
+			r.ev[i].type = a->type;
+			r.ev[i].config = a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE
+						 ? a->config & 0xffffffffull : a->config;
+			r.ev[i].pmu = hpm_event__pmu(ev);
+			r.ev[i].merge = o->no_merge ? i : hpm_event__merge_leader(ev);
+			r.ev[i].merged = 0;
+			r.ev[i].hidden = r.ev[i].merge != i;
+			if (r.ev[i].hidden) {
+				r.ev[r.ev[i].merge].merged++;
+				snprintf(r.ev[r.ev[i].merge].name, sizeof(r.ev[i].name), "%s",
+					 hpm_event__merged_name(ev));
+			}
 			r.ev[i].unit = hpm_event__unit(ev);
 			r.ev[i].scale = hpm_event__scale(ev);
 			r.ev[i].sign = 1;
@@ -992,7 +1053,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 				goto out;
 		}
 		for (size_t i = 0; i < r.nr_ev; i++) {
-			double v = hpm_count__scaled(&r.ev[i].c) * r.ev[i].scale;
+			const struct hpm_count *c = r.ev[i].merged ? &r.ev[i].mc : &r.ev[i].c;
+			double v = hpm_count__scaled(c) * r.ev[i].scale;
 			sum[i] += v;
 			sumsq[i] += v * v;
 		}
@@ -1012,10 +1074,13 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			/* the uncertainty of the mean: its standard error, in counts */
 			r.ev[i].sigma = var > 0 ? sqrt(var / n) / r.ev[i].scale : 0;
 			/* report the mean as the count, keeping the last run's times */
-			if (!r.ev[i].c.err && r.ev[i].c.running) {
-				r.ev[i].c.value = (uint64_t)llround(mean / r.ev[i].scale);
-				r.ev[i].c.enabled = r.ev[i].c.running;
+			struct hpm_count *c = r.ev[i].merged ? &r.ev[i].mc : &r.ev[i].c;
+			if (!c->err && c->running) {
+				c->value = (uint64_t)llround(mean / r.ev[i].scale);
+				c->enabled = c->running;
 			}
+			if (r.ev[i].merged)
+				r.ev[i].msigma = r.ev[i].sigma;
 		}
 		double mean = el_sum / n;
 		double var = (el_sumsq - n * mean * mean) / (n - 1);

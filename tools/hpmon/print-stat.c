@@ -31,6 +31,12 @@ static void fmt_big(char *buf, size_t len, double v, bool big)
 	buf[o] = '\0';
 }
 
+/* -A: event @i does not count on row @row's CPU (NULL: the totals). */
+static bool absent(const struct stat_row *row, size_t i)
+{
+	return row && row->absent && row->absent[i];
+}
+
 static double scaled(const struct stat_event *e, const struct hpm_count *c)
 {
 	return hpm_count__scaled(c) * e->scale;
@@ -89,6 +95,13 @@ static void shown_of(const struct stat_report *r, const struct stat_row *row, si
 	sh->c = c;
 	sh->value = scaled(e, c);
 	sh->sigma = row ? (c->running < c->enabled ? NAN : 0) : e->sigma * e->scale;
+	if (e->merged && (!row || row->mc)) {
+		/* uncore instances: their sum (stat_merge_instances) */
+		sh->c = row ? &row->mc[i] : &e->mc;
+		sh->value = scaled(e, sh->c);
+		sh->sigma = row ? (sh->c->running < sh->c->enabled ? NAN : 0)
+				: e->msigma * e->scale;
+	}
 	if (e->derived) {
 		sh->c = row ? (row->dc ? &row->dc[i] : c) : &e->dc;
 		sh->value = row ? (row->dval ? row->dval[i] : 0) : e->dval;
@@ -267,7 +280,7 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 	const char *unit = "";
 	size_t nf;
 
-	if (e->hidden)
+	if (e->hidden || absent(row, i))
 		return;
 	shown_of(r, row, i, c, &sh);
 	st = status_word(sh.c);
@@ -404,7 +417,7 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 	const char *st;
 	size_t nf, first;
 
-	if (e->hidden)
+	if (e->hidden || absent(row, i))
 		return;
 	shown_of(r, row, i, c, &sh);
 	st = status_word(sh.c);
@@ -512,7 +525,7 @@ static void json_event(struct json *j, const struct stat_report *r, size_t i,
 	bool top = mode == J_TOP;
 	size_t nf = 0;
 
-	if (mode != J_PLAIN && e->hidden)
+	if (mode != J_PLAIN && (e->hidden || absent(row, i)))
 		return;
 	shown_of(r, row, i, c, &sh);
 	if (mode == J_PLAIN) {

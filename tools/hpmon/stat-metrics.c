@@ -220,10 +220,12 @@ void stat_metrics_explain(const struct stat_metrics *sm, FILE *f)
 		fprintf(f, "  %s\n", sm->notes[i]);
 }
 
+/* instructions, on a hybrid CPU of any core PMU (cpu_atom/instructions/) */
 static bool is_instructions(const struct hpm_event *ev)
 {
 	const struct perf_event_attr *a = hpm_event__attr(ev);
-	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_INSTRUCTIONS;
+	return a->type == PERF_TYPE_HARDWARE &&
+	       (a->config & 0xffffffffull) == PERF_COUNT_HW_INSTRUCTIONS;
 }
 
 int stat_metrics_add_events(struct stat_metrics *sm, struct hpm_evlist *list)
@@ -233,7 +235,8 @@ int stat_metrics_add_events(struct stat_metrics *sm, struct hpm_evlist *list)
 
 	sm->first = hpm_evlist__count(list);
 	if (sm->spec && sm->spec[0]) {
-		rc = hpm_evlist__add(list, sm->spec, &err);
+		/* as hpm_msel__plan resolved them: on a hybrid CPU, cpu_core's */
+		rc = hpm_evlist__add_flags(list, sm->spec, HPM_EVLIST_MAIN_CORE, &err);
 		if (rc) {
 			/* the plan resolved each event alone: should not happen */
 			advice_parse(stderr, sm->spec, &err);
@@ -365,9 +368,23 @@ static void per_unit(const struct hpm_value *x, double base, double base_sigma,
 	hpm_value__set(out, v, sqrt(a * a + b * b));
 }
 
+/* The instructions event --per-kinst divides event @i by: on a hybrid CPU
+ * those of @i's own core PMU (cpu_atom/cycles/ by cpu_atom/instructions/),
+ * else the first counted. */
+static size_t kinst_of(const struct stat_report *r, const struct stat_metrics *sm, size_t i)
+{
+	for (size_t k = 0; k < r->nr_ev && r->ev[i].pmu; k++)
+		if (r->ev[k].type == PERF_TYPE_HARDWARE &&
+		    r->ev[k].config == PERF_COUNT_HW_INSTRUCTIONS && r->ev[k].pmu &&
+		    !strcmp(r->ev[k].pmu, r->ev[i].pmu))
+			return k;
+	return sm->kinst;
+}
+
 /* Derived presets and per-second / per-kinst values of one set of counts. */
 static void fold(const struct stat_report *r, const struct stat_metrics *sm,
-		 const struct hpm_count *cs, size_t stride, const double *sig,
+		 const struct hpm_count *cs, size_t stride, const struct hpm_count *row_mc,
+		 const double *sig,
 		 struct hpm_value *in, double *dval, struct hpm_count *dc,
 		 struct hpm_value *per_sec, struct hpm_value *per_kinst, double secs)
 {
@@ -408,14 +425,20 @@ static void fold(const struct stat_report *r, const struct stat_metrics *sm,
 			else
 				hpm_value__set(&x, sum, sqrt(var));
 		}
+		if (e->merged) {
+			/* a merged line's rates are of the instances' sum */
+			const struct hpm_count *mc = row_mc ? &row_mc[i] : &e->mc;
+			input(e, mc, sig ? e->msigma : row_sigma(mc), &x);
+		}
 		if (r->per_second)
 			per_unit(&x, secs, 0, "the time counted", &per_sec[i]);
 		if (r->per_kinst) {
-			if (sm->kinst >= r->nr_ev || in[sm->kinst].na)
+			size_t ki = kinst_of(r, sm, i);
+			if (ki >= r->nr_ev || in[ki].na)
 				hpm_value__na(&per_kinst[i], "instructions: %s",
-					      sm->kinst < r->nr_ev ? in[sm->kinst].reason : "not counted");
+					      ki < r->nr_ev ? in[ki].reason : "not counted");
 			else
-				per_unit(&x, in[sm->kinst].value / 1000, in[sm->kinst].sigma / 1000,
+				per_unit(&x, in[ki].value / 1000, in[ki].sigma / 1000,
 					 "instructions", &per_kinst[i]);
 		}
 	}
@@ -446,7 +469,7 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 	for (size_t i = 0; i < r->nr_ev; i++)
 		sig[i] = r->ev[i].sigma;
 	/* totals */
-	fold(r, sm, &r->ev[0].c, sizeof(r->ev[0]), sig, in, dval, dc, ps, pk, secs);
+	fold(r, sm, &r->ev[0].c, sizeof(r->ev[0]), NULL, sig, in, dval, dc, ps, pk, secs);
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		if (r->ev[i].derived) {
 			r->ev[i].dval = dval[i];
@@ -473,7 +496,9 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 			row->dc = calloc(r->nr_ev, sizeof(*row->dc));
 		if (!row->mv || !row->per_sec || !row->per_kinst || !row->dval || !row->dc)
 			continue;
-		fold(r, sm, row->c, sizeof(row->c[0]), NULL, in, row->dval, row->dc,
+		if (!row->mc && r->nr_ev && !(row->mc = calloc(r->nr_ev, sizeof(*row->mc))))
+			continue;
+		fold(r, sm, row->c, sizeof(row->c[0]), row->mc, NULL, in, row->dval, row->dc,
 		     row->per_sec, row->per_kinst, secs);
 		hpm_msel__eval(sm->sel, &env, row->mv);
 	}

@@ -20,7 +20,19 @@ enum stat_fmt { FMT_HUMAN, FMT_CSV, FMT_JSON };
 struct stat_event {
 	char name[160];       /* display name (":u" appended on fallback) */
 	uint32_t type;        /* perf_event_attr type and config, to pair */
-	uint64_t config;      /* events for perf's derived columns */
+	uint64_t config;      /* events for perf's derived columns (a hybrid
+				 CPU's PMU type in the upper half dropped) */
+	const char *pmu;      /* hpm_event__pmu */
+	/* The instances of an uncore PMU one written event stands for
+	 * (hpm_event__merge_leader) print as one line, perf's merge: the
+	 * first shows the sum of their counts (mc, with its uncertainty
+	 * msigma) under the name as written (merged: how many others), the
+	 * others are hidden; c stays each one's own, which metrics use.
+	 * --no-merge: each its own line. */
+	size_t merge;         /* the first instance's index; its own otherwise */
+	int merged;
+	struct hpm_count mc;
+	double msigma;
 	bool clock;           /* task-clock/cpu-clock: shown in msec */
 	const char *unit;     /* sysfs unit ("Joules") or "" */
 	double scale;         /* sysfs scale */
@@ -57,6 +69,9 @@ struct stat_row {
 	int cpu;
 	char comm[16];
 	struct hpm_count *c;  /* [nr_ev] */
+	bool *absent;         /* [nr_ev], -A: the event does not count on this
+				 CPU (its PMU's CPUs): no line */
+	struct hpm_count *mc; /* [nr_ev]: merged instances, as stat_event.mc */
 	/* computed from c for printing: */
 	struct hpm_value *mv; /* [nr_metrics] */
 	struct hpm_value *per_sec, *per_kinst; /* [nr_ev] */
@@ -131,6 +146,13 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
  * its counts (r->ev[].c, .sigma; rows). */
 void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r);
 void stat_metrics_free(struct stat_metrics *sm);
+
+/*
+ * perf's merge of uncore instances: each merged line's count (mc, and its
+ * rows') is the sum of its instances' (hpm_count__merge); its
+ * uncertainty, theirs added in quadrature. Call after every reading.
+ */
+void stat_merge_instances(struct stat_report *r);
 
 /* Final (or per-interval) report in the chosen format. */
 void stat_print(const struct stat_out *o, const struct stat_report *r);
