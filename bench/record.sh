@@ -11,7 +11,14 @@
 #     chains (-g, frame pointers; the calltree workload);
 #  3. report speed: `hpmon report` against `perf report --stdio` on the
 #     same samples (each tool's own file of the same run), plain and with
-#     call graphs; and `hpmon report` of a million breakpoint samples.
+#     call graphs, and once more without the kernel symbols report keeps
+#     for the boot (--no-cache: it makes the kernel list kallsyms, as the
+#     first report of a boot does); a million cpu-clock samples with call
+#     chains (calltree 1500000000 every 20011 ns); and a million breakpoint
+#     samples (one address).
+#     Median wall-clock times (hyperfine, after a warm-up run), and CPU
+#     times (user + system, mean): on a busy machine a short command waits
+#     for a CPU longer than a long one, so wall-clock ratios understate.
 #
 #   bench/record.sh [HPMON]     HPMON defaults to build/hpmon
 #   RUNS=N                      hyperfine runs (default 5)
@@ -34,6 +41,9 @@ for w in ratio calltree calls; do
 done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# the kernel symbols hpmon report keeps for the boot: in the scratch
+# directory, filled by the warm-up run
+export XDG_CACHE_HOME=$out/cache
 norand=(setarch "$(uname -m)" -R)
 
 # samples_perf FILE: samples in a perf.data
@@ -45,7 +55,7 @@ samples_perf() {
 samples_hpmon() {
 	"$hpmon" report -i "$1" --json | python3 -c 'import json,sys; print(sum(e["samples"] for e in json.load(sys.stdin)["events"]))'
 }
-mean() { python3 -c "import json; print(json.load(open('$1'))['results'][$2]['mean'])"; }
+median() { python3 -c "import json; print(json.load(open('$1'))['results'][$2]['median'])"; }
 
 echo "== 1. recording overhead: ratio 300000000, cpu-clock every 250007 ns"
 work="$wl/ratio 300000000"
@@ -84,20 +94,51 @@ hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/rep.json" \
 	-n "perf report --stdio --no-children -g none" \
 	"perf report -i $out/g.perf.data --stdio --no-children -g none" \
 	-n "hpmon report -g" "$hpmon report -i $out/g.prof -g" \
-	-n "perf report --stdio" "perf report -i $out/g.perf.data --stdio" >/dev/null
+	-n "perf report --stdio" "perf report -i $out/g.perf.data --stdio" \
+	-n "hpmon report --no-cache" "$hpmon report -i $out/g.prof --no-cache" \
+	-n "hpmon report -g --no-cache" "$hpmon report -i $out/g.prof -g --no-cache" >/dev/null
 python3 - "$out/rep.json" <<'PY'
 import json, sys
-r = [(x["command"], x["mean"]) for x in json.load(open(sys.argv[1]))["results"]]
-for n, t in r:
-    print("%-45s %.3f s" % (n, t))
-print("flat listing: perf/hpmon = %.1f; with call graphs: perf/hpmon = %.1f"
-      % (r[1][1] / r[0][1], r[3][1] / r[2][1]))
+r = [(x["command"], x["median"], x["user"] + x["system"])
+     for x in json.load(open(sys.argv[1]))["results"]]
+for n, t, c in r:
+    print("%-45s %.3f s wall, %.3f s CPU" % (n, t, c))
+for k, what in ((1, "wall"), (2, "CPU")):
+    print("%s: flat listing: perf/hpmon = %.1f (%.1f with --no-cache); "
+          "with call graphs: perf/hpmon = %.1f (%.1f with --no-cache)"
+          % (what, r[1][k] / r[0][k], r[1][k] / r[4][k], r[3][k] / r[2][k], r[3][k] / r[5][k]))
 PY
 addr=$("${norand[@]}" "$wl/calls" --addr)
 "${norand[@]}" "$hpmon" record -q -e "mem:$addr:x" -o "$out/m.prof" -- "$wl/calls" 1000000
 "${norand[@]}" perf record -q -e "mem:$addr:x" -o "$out/m.perf.data" -- "$wl/calls" 1000000 >/dev/null 2>&1
 hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/m.json" \
 	-n hpmon "$hpmon report -i $out/m.prof" -n perf "perf report -i $out/m.perf.data --stdio" >/dev/null
-echo "a million breakpoint samples: hpmon report $(mean "$out/m.json" 0 | cut -c1-5) s," \
-	"perf report $(mean "$out/m.json" 1 | cut -c1-5) s;" \
-	"files: hpmon $(stat -c %s "$out/m.prof") bytes, perf $(stat -c %s "$out/m.perf.data") bytes"
+python3 - "$out/m.json" <<'PY'
+import json, sys
+r = [(x["median"], x["user"] + x["system"]) for x in json.load(open(sys.argv[1]))["results"]]
+print("a million breakpoint samples: hpmon report %.3f s wall, %.3f s CPU; perf report "
+      "%.3f s wall, %.3f s CPU; perf/hpmon = %.1f wall, %.1f CPU"
+      % (r[0][0], r[0][1], r[1][0], r[1][1], r[1][0] / r[0][0], r[1][1] / r[0][1]))
+PY
+echo "files: hpmon $(stat -c %s "$out/m.prof") bytes, perf $(stat -c %s "$out/m.perf.data") bytes"
+# a million cpu-clock samples with call chains: many addresses, kernel samples
+"$hpmon" record -q -g -e cpu-clock -c 20011 -o "$out/b.prof" -- "$wl/calltree" 1500000000
+perf record -q -g -e cpu-clock -c 20011 -o "$out/b.perf.data" -- "$wl/calltree" 1500000000 \
+	>/dev/null 2>&1
+echo "samples: hpmon $(samples_hpmon "$out/b.prof"), perf $(samples_perf "$out/b.perf.data")"
+hyperfine -N --warmup 1 --runs "$runs" --export-json "$out/b.json" \
+	-n "hpmon report" "$hpmon report -i $out/b.prof" \
+	-n "perf report --stdio --no-children -g none" \
+	"perf report -i $out/b.perf.data --stdio --no-children -g none" \
+	-n "hpmon report -g" "$hpmon report -i $out/b.prof -g" \
+	-n "perf report --stdio" "perf report -i $out/b.perf.data --stdio" >/dev/null
+python3 - "$out/b.json" <<'PY'
+import json, sys
+r = [(x["command"], x["median"], x["user"] + x["system"])
+     for x in json.load(open(sys.argv[1]))["results"]]
+for n, t, c in r:
+    print("%-45s %.3f s wall, %.3f s CPU" % (n, t, c))
+for k, what in ((1, "wall"), (2, "CPU")):
+    print("%s: a million cpu-clock samples: flat perf/hpmon = %.1f; with call graphs: "
+          "perf/hpmon = %.1f" % (what, r[1][k] / r[0][k], r[3][k] / r[2][k]))
+PY

@@ -2,7 +2,9 @@
 /*
  * Fuzz the profile reader: any bytes as a profile file. The reader must
  * never crash, leak or read out of bounds, and must end (0) or fail
- * cleanly; every record it hands out must have sane lengths.
+ * cleanly; every record it hands out must have sane lengths. Read again
+ * skipping call chains and stacks (hpm_profile__skip), it must accept and
+ * refuse exactly the same records.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,19 +14,28 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Read it all; the records read, and the status, into *st. */
+static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
+			 struct hpm_profile_status *st)
 {
 	struct hpm_profile *p;
 	struct hpm_prec r;
 	volatile uint64_t sink = 0;
+	uint64_t nr = 0;
 
+	memset(st, 0, sizeof(*st));
 	if (hpm_profile__open_mem(data, size, &p))
-		return 0;
+		return UINT64_MAX;
+	hpm_profile__skip(p, skip);
 	const struct hpm_profile_meta *m = hpm_profile__meta(p);
 	for (uint32_t i = 0; i < m->nr_events; i++)
 		sink += strlen(m->events[i].name) + m->events[i].leader;
 	sink += strlen(m->command) + strlen(m->cpu_model);
 	while (hpm_profile__next(p, &r) > 0) {
+		nr++;
+		if (skip && r.type == HPM_PREC_SAMPLE &&
+		    (r.sample.nr_chain || r.sample.stack_len || r.sample.nr_regs))
+			__builtin_trap();
 		switch (r.type) {
 		case HPM_PREC_SAMPLE:
 			/* touch every byte the record claims to have */
@@ -49,8 +60,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 	}
-	sink += hpm_profile__status(p)->chunks;
+	*st = *hpm_profile__status(p);
 	hpm_profile__free(p);
 	(void)sink;
+	return nr;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hpm_profile_status a, b;
+	uint64_t n = read_all(data, size, 0, &a);
+	uint64_t k = read_all(data, size, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS, &b);
+	if (n != k || a.complete != b.complete || a.truncated != b.truncated ||
+	    a.corrupt != b.corrupt || a.chunks != b.chunks || a.good_bytes != b.good_bytes)
+		__builtin_trap();
 	return 0;
 }

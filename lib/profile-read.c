@@ -7,6 +7,7 @@
  * copied. A chunk that is cut or fails its checksum ends the records, and
  * the status says where and why; nothing before it is lost.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -40,9 +41,11 @@ struct hpm_profile {
 	char *strings;           /* the header's strings, NUL-separated */
 	size_t str_len, str_cap;
 	uint32_t max_group;
+	unsigned skip;           /* HPM_PROFILE_SKIP_* */
 	size_t pos;              /* next chunk header */
 	bool done;
 	struct hpm_profile_status st;
+	ZSTD_DCtx *zd;           /* made once, for every chunk */
 	unsigned char *raw;      /* the current chunk, decompressed */
 	size_t raw_len, raw_cap, rpos;
 	uint32_t left;           /* records left in the chunk */
@@ -86,6 +89,69 @@ static uint64_t get_var(struct cur *c)
 	}
 	c->bad = true;
 	return 0;
+}
+
+/* Past a varint without its value. */
+static void skip_var(struct cur *c)
+{
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (c->p >= c->end) {
+			c->bad = true;
+			return;
+		}
+		if (!(*c->p++ & 0x80))
+			return;
+	}
+	c->bad = true;
+}
+
+/* Past @n varints, as strict as skip_var (at most 10 bytes each), eight
+ * bytes at a time while the last of them is further on: a call chain of a
+ * flat listing is skipped, not decoded. */
+static void skip_vars(struct cur *c, uint64_t n)
+{
+	unsigned run = 0; /* continuation bytes of the varint under way */
+
+	while (n && c->end - c->p >= 8) {
+		uint64_t w;
+		memcpy(&w, c->p, 8);
+		w = le64toh(w);
+		uint64_t t = ~w & 0x8080808080808080ull; /* last bytes of varints */
+		/* one bit a byte at most: their count without a popcount call */
+		unsigned k = (unsigned)(((t >> 7) * 0x0101010101010101ull) >> 56);
+		if (k >= n)
+			break;
+		if (!t) {
+			run += 8;
+		} else {
+			/* only the run before the first end can be too long */
+			if (run + (unsigned)__builtin_ctzll(t) / 8 > 9)
+				run = 10;
+			else
+				run = 7 - (63 - (unsigned)__builtin_clzll(t)) / 8;
+		}
+		if (run > 9) {
+			c->bad = true;
+			return;
+		}
+		c->p += 8;
+		n -= k;
+	}
+	while (n) {
+		if (c->p >= c->end) {
+			c->bad = true;
+			return;
+		}
+		if (*c->p++ & 0x80) {
+			if (++run > 9) {
+				c->bad = true;
+				return;
+			}
+		} else {
+			run = 0;
+			n--;
+		}
+	}
 }
 
 static unsigned get_byte(struct cur *c)
@@ -347,6 +413,7 @@ void hpm_profile__free(struct hpm_profile *p)
 		munmap(p->map, p->map_len);
 	free(p->events);
 	free(p->strings);
+	ZSTD_freeDCtx(p->zd);
 	free(p->raw);
 	free(p->d.chain);
 	free(p->d.vals);
@@ -360,6 +427,11 @@ void hpm_profile__free(struct hpm_profile *p)
 const struct hpm_profile_meta *hpm_profile__meta(const struct hpm_profile *p)
 {
 	return &p->meta;
+}
+
+void hpm_profile__skip(struct hpm_profile *p, unsigned what)
+{
+	p->skip = what & (HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 }
 
 const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p)
@@ -440,8 +512,13 @@ static bool next_chunk(struct hpm_profile *p)
 			p->raw = v;
 			p->raw_cap = raw;
 		}
+		if (h[5] == CODEC_ZSTD && !p->zd && !(p->zd = ZSTD_createDCtx())) {
+			stop(p, false, "out of memory for chunk %" PRIu64 " (%" PRIu64 " bytes)",
+			     p->st.chunks + 1, raw);
+			return false;
+		}
 		if (h[5] == CODEC_ZSTD) {
-			size_t n = ZSTD_decompress(p->raw, raw, payload, comp);
+			size_t n = ZSTD_decompressDCtx(p->zd, p->raw, raw, payload, comp);
 			if (ZSTD_isError(n) || n != raw) {
 				stop(p, false, "chunk %" PRIu64 " at byte %" PRIu64 " does not decompress",
 				     p->st.chunks + 1, p->pos);
@@ -522,7 +599,17 @@ static int dec_sample(struct hpm_profile *p, struct cur *c, unsigned tag, struct
 		d->period = get_var(c);
 	if (tag & SF_MODE)
 		d->mode = (enum hpm_mode)get_byte(c);
-	memset(s, 0, sizeof(*s));
+	/* field by field: a memset of the whole sample costs more than the
+	 * rest of a small sample's decoding */
+	s->nr_values = 0;
+	s->values = NULL;
+	s->nr_chain = 0;
+	s->chain = NULL;
+	s->regs_abi = 0;
+	s->nr_regs = 0;
+	s->regs = NULL;
+	s->stack_len = 0;
+	s->stack = NULL;
 	s->pid = d->pid;
 	s->tid = d->tid;
 	s->cpu = d->cpu;
@@ -549,35 +636,51 @@ static int dec_sample(struct hpm_profile *p, struct cur *c, unsigned tag, struct
 		uint64_t n = get_var(c), keep = get_var(c);
 		if (n > PROF_MAX_CHAIN || keep > n || keep > d->nr_chain)
 			return -1;
-		uint64_t prev = s->ip;
+		if (p->skip & HPM_PROFILE_SKIP_CHAINS) {
+			skip_vars(c, n - keep);
+			d->nr_chain = (uint32_t)n; /* what the next sample may keep */
+			goto regs;
+		}
+		uint64_t prev = s->ip, *out = p->chain;
 		for (uint64_t k = 0; k < n - keep; k++) {
 			prev += (uint64_t)zz_dec(get_var(c));
-			p->chain[k] = prev;
+			out[k] = prev;
 		}
-		for (uint64_t k = 0; k < keep; k++)
-			p->chain[n - keep + k] = d->chain[d->nr_chain - keep + k];
-		memcpy(d->chain, p->chain, n * sizeof(uint64_t));
+		if (keep)
+			memcpy(out + n - keep, d->chain + d->nr_chain - keep, keep * sizeof(uint64_t));
+		/* this chain is the next sample's previous one: swap, not copy */
+		p->chain = d->chain;
+		d->chain = out;
 		d->nr_chain = (uint32_t)n;
 		s->nr_chain = (uint32_t)n;
-		s->chain = p->chain;
+		s->chain = out;
 	}
+regs:
 	if (st & PERF_SAMPLE_REGS_USER) {
-		s->regs_abi = (uint32_t)get_var(c);
+		uint32_t abi = (uint32_t)get_var(c);
 		uint64_t n = get_var(c);
 		if (n > PROF_MAX_REGS)
 			return -1;
-		for (uint64_t k = 0; k < n; k++)
-			p->regs[k] = get_var(c);
-		s->nr_regs = (uint32_t)n;
-		s->regs = p->regs;
+		if (p->skip & HPM_PROFILE_SKIP_STACKS) {
+			for (uint64_t k = 0; k < n; k++)
+				skip_var(c);
+		} else {
+			for (uint64_t k = 0; k < n; k++)
+				p->regs[k] = get_var(c);
+			s->regs_abi = abi;
+			s->nr_regs = (uint32_t)n;
+			s->regs = p->regs;
+		}
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
 		uint64_t n = get_var(c);
 		const unsigned char *b;
 		if (n > PROF_MAX_STACK || !(b = get_bytes(c, n)))
 			return -1;
-		s->stack_len = (uint32_t)n;
-		s->stack = b;
+		if (!(p->skip & HPM_PROFILE_SKIP_STACKS)) {
+			s->stack_len = (uint32_t)n;
+			s->stack = b;
+		}
 	}
 	return c->bad ? -1 : 0;
 }

@@ -228,6 +228,16 @@ HPM_API const struct hpm_profile_meta *hpm_profile__meta(const struct hpm_profil
  * corrupt chunk ends the records (0) and is described by status().
  */
 HPM_API int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r);
+
+#define HPM_PROFILE_SKIP_CHAINS 0x1u  /* samples come without call chains */
+#define HPM_PROFILE_SKIP_STACKS 0x2u  /* ... without user registers and stacks */
+/*
+ * Leave fields of samples that the reader does not need undecoded (they
+ * are still checked as strictly): a flat listing reads faster. @what is a
+ * set of HPM_PROFILE_SKIP_*; call it before the first hpm_profile__next.
+ */
+HPM_API void hpm_profile__skip(struct hpm_profile *p, unsigned what);
+
 HPM_API const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p);
 
 #ifdef __cplusplus

@@ -111,6 +111,28 @@ HPM_API void hpm_kallsyms__free(struct hpm_kallsyms *k);
 /* The text symbol at or before @addr: its name and start, or NULL. */
 HPM_API const char *hpm_kallsyms__lookup(const struct hpm_kallsyms *k, uint64_t addr,
 					 uint64_t *start);
+/*
+ * Save the core kernel's text symbols of @k (a table read by
+ * hpm_kallsyms__load; not modules, BPF programs or trampolines, which come
+ * and go) to @path with @key (at most 512 bytes; what must match for the
+ * table to be valid again, e.g. the boot id: the core kernel's addresses
+ * hold for one boot). Written beside @path and renamed, mode 0600. 0 or a
+ * negative errno (-EINVAL: nothing to save, or a module's symbol lies
+ * inside the core kernel's text).
+ */
+HPM_API int hpm_kallsyms__save(const struct hpm_kallsyms *k, const char *path,
+			       const char *key);
+/*
+ * Map a table saved with @key. NULL and errno: ENOENT, EBADMSG (another
+ * key, or a damaged or foreign file: every size is checked).
+ */
+HPM_API struct hpm_kallsyms *hpm_kallsyms__load_saved(const char *path, const char *key);
+/*
+ * Does @k answer for @addr as the whole of kallsyms would? Always for a
+ * table read with hpm_kallsyms__load; for a saved one, only inside the
+ * core kernel's text (from its first text symbol to its last).
+ */
+HPM_API bool hpm_kallsyms__covers(const struct hpm_kallsyms *k, uint64_t addr);
 
 struct hpm_jitmap;
 /* Read a "START SIZE NAME" map (hex, one a line), such as /tmp/perf-PID.map. */

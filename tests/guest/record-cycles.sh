@@ -5,7 +5,8 @@
 #  - twofunc's heavy() and light() retire 3 * 3N and 3N instructions, so
 #    each gets floor or ceil of its instructions / P samples;
 #  - a group {cycles:u,instructions:u} read at each sample gives
-#    cycles/instructions = 1.000 per function (CPI 1 under icount).
+#    cycles/instructions = 1.000 per function (CPI 1 under icount), and
+#    so does the metric cpi of the metric files (report -M cpi).
 . ./lib/check.sh
 
 N=4000000
@@ -64,6 +65,14 @@ expect_eq group-samples $((C / P)) \
 cpi() { awk -F, -v f="$1" 'NR > 1 && $5 == f { printf "%.3f", $4 }' "$SCRATCH/gr.out"; }
 expect_eq cpi-heavy 1.000 "$(cpi heavy)" "$(out gr)"
 expect_eq cpi-light 1.000 "$(cpi light)" "$(out gr)"
+# the same from the metric file's formula (cpi = cycles / instructions),
+# evaluated per function from the group's counts: the column before sym,dso
+run grm hpmon report -i "$SCRATCH/g.prof" -M cpi --csv
+expect_ok report-metric-cpi grm
+mcpi() { awk -F, -v f="$1" 'NR > 1 && $(NF - 1) == f { printf "%.3f", $(NF - 2) }' "$SCRATCH/grm.out"; }
+expect_eq metric-cpi-header cpi "$(head -1 "$SCRATCH/grm.out" | awk -F, '{ print $(NF - 2) }')" "$(out grm)"
+expect_eq metric-cpi-heavy 1.000 "$(mcpi heavy)" "$(out grm)"
+expect_eq metric-cpi-light 1.000 "$(mcpi light)" "$(out grm)"
 
 # call chains from DWARF stack copies, unwound by hpmon report in the guest
 run dw hpmon record -e cycles:u -c $P --call-graph dwarf -o "$SCRATCH/w.prof" -- twofunc $N

@@ -14,6 +14,7 @@
 #include "report.h"
 
 #define MAX_IDS 256
+#define MAX_METRIC_ARGS 64
 
 static const char report_usage[] =
 	"usage: hpmon report [-i FILE] [options]\n"
@@ -31,10 +32,15 @@ static const char report_usage[] =
 	"      --comm NAME        only tasks of this name\n"
 	"      --dso NAME         only this object (file name or path)\n"
 	"      --symbol NAME      only this function\n"
+	"  -M, --metrics NAMES    metric groups or metrics (hpmon stat's) per row, from\n"
+	"                         the counts of groups read at each sample\n"
+	"      --metric 'NAME = FORMULA'  a metric of your own (docs/metrics.md)\n"
+	"      --metrics-file FILE  metrics defined in FILE\n"
 	"      --percent-limit P  hide rows under P percent\n"
 	"      --json | --csv     machine-readable rows\n"
 	"      --folded           one line per call stack, for flame graphs\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"See docs/hpmon-report.md.\n";
@@ -65,7 +71,31 @@ static int parse_ids(const char *s, pid_t *v, size_t *n)
 	return *n ? 0 : -1;
 }
 
-enum { OPT_INLINE = 300 };
+enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE };
+
+/* Where report keeps the kernel's symbols of this boot (docs/hpmon-report.md):
+ * $XDG_CACHE_HOME/hpmon, else $HOME/.cache/hpmon; NULL when neither is set. */
+static const char *cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/hpmon", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/hpmon", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < len ? buf : NULL;
+}
+
+/* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
+static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
+{
+	if (*n >= MAX_METRIC_ARGS)
+		return usage_error("too many %s options", opt);
+	v[(*n)++] = arg;
+	return 0;
+}
 enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_COMM, OPT_DSO, OPT_SYMBOL, OPT_JSON, OPT_CSV,
        OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR };
 
@@ -85,8 +115,12 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -94,14 +128,17 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	pid_t pids[MAX_IDS], tids[MAX_IDS];
 	enum rep_fmt fmt = REP_TEXT;
 	const char *sort = NULL;
+	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
+	struct rep_metrics_opts mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
+	char cache[4096];
+	bool no_cache = false;
 	char bad[64], *end;
 	int c;
 
-	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:gh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:gM:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 's': sort = optarg; break;
@@ -130,6 +167,19 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 				return usage_error("--percent-limit takes a percentage, not '%s'", optarg);
 			break;
 		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
+		case OPT_NO_CACHE: no_cache = true; break;
+		case 'M':
+			if (keep_arg(mgroups, &mo.nr_groups, optarg, "-M"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRIC:
+			if (keep_arg(minline, &mo.nr_inline, optarg, "--metric"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRICS_FILE:
+			if (keep_arg(mfiles, &mo.nr_files, optarg, "--metrics-file"))
+				return HPM_EXIT_USAGE;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return HPM_EXIT_OK;
@@ -159,10 +209,23 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		o.folded = true;
 	}
 
+	o.procfs = hpm_ctx__procfs_root(ctx);
+	o.cache_dir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);
 		return HPM_EXIT_FAIL;
+	}
+	if (mo.nr_groups || mo.nr_inline || mo.nr_files) {
+		if (fmt == REP_FOLDED) {
+			rep_free(&r);
+			return usage_error("%s", "metrics are not shown in folded stacks");
+		}
+		int mrc = rep_metrics_setup(ctx, &mo, &r);
+		if (mrc) {
+			rep_free(&r);
+			return mrc;
+		}
 	}
 	if (o.callgraph && !r.have_chains && fmt != REP_FOLDED)
 		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "

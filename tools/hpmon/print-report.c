@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hpmon/metric.h>
+
 #include "json.h"
 #include "report.h"
 
@@ -29,6 +31,23 @@ static double row_ratio(const struct rep_row *row, const struct rep *r, uint32_t
 {
 	double m = row->delta[e], l = row->delta[r->meta.events[e].leader];
 	return m > 0 ? l / m : 0.0;
+}
+
+/* The selected metrics' values for @row into @v (rep_metrics_count of
+ * them); NULL when no metric is selected (@v NULL). */
+static struct hpm_value *row_metrics(const struct rep *r, const struct rep_row *row,
+				     struct hpm_value *v)
+{
+	if (!v)
+		return NULL;
+	rep_metrics_eval(r, row, v);
+	return v;
+}
+
+static int metric_width(const struct rep *r, size_t i)
+{
+	int n = (int)strlen(rep_metrics_name(r->metrics, i));
+	return n > 10 ? n : 10;
 }
 
 static void print_header(FILE *f, const struct rep *r, const char *prefix)
@@ -98,7 +117,16 @@ static void print_text(FILE *f, struct rep *r, double min_pct)
 	char buf[512];
 	double cum = 0, total = r->ev_period[r->main_ev];
 
+	size_t nm = rep_metrics_count(r->metrics);
+	struct hpm_value *mv = nm ? calloc(nm, sizeof(*mv)) : NULL;
+
 	print_header(f, r, "#");
+	for (size_t m = 0; m < nm; m++) {
+		const char *unit = rep_metrics_unit(r->metrics, m);
+		fprintf(f, "# metric %s = %s%s%s%s\n", rep_metrics_name(r->metrics, m),
+			rep_metrics_formula(r->metrics, m), unit[0] ? " (" : "", unit,
+			unit[0] ? ")" : "");
+	}
 	fprintf(f, "#\n#");
 	for (uint32_t e = 0; e < r->nr_ev; e++)
 		if (r->meta.events[e].trigger)
@@ -110,6 +138,8 @@ static void print_text(FILE *f, struct rep *r, double min_pct)
 			ratio_name(r, e, buf, sizeof(buf));
 			fprintf(f, " %12s", buf);
 		}
+	for (size_t m = 0; m < nm; m++)
+		fprintf(f, " %*s", metric_width(r, m), rep_metrics_name(r->metrics, m));
 	for (size_t i = 0; i < o->nr_keys; i++)
 		fprintf(f, "  %s", o->keys[i] == SK_SYM ? "symbol" : rep_key_names[o->keys[i]]);
 	fprintf(f, "\n");
@@ -130,10 +160,17 @@ static void print_text(FILE *f, struct rep *r, double min_pct)
 				fprintf(f, " %12.3f", row_ratio(row, r, e));
 			else if (is_member(r, e))
 				fprintf(f, " %12s", "-");
+		const struct hpm_value *v = row_metrics(r, row, mv);
+		for (size_t m = 0; v && m < nm; m++)
+			if (v[m].na)
+				fprintf(f, " %*s", metric_width(r, m), "n/a");
+			else
+				fprintf(f, " %*.3f", metric_width(r, m), v[m].value);
 		for (size_t k = 0; k < o->nr_keys; k++)
 			fprintf(f, "  %s", rep_key_text(r, row, o->keys[k], buf, sizeof(buf)));
 		fprintf(f, "\n");
 	}
+	free(mv);
 }
 
 static int cmp_incl(const void *a, const void *b, void *arg)
@@ -205,6 +242,12 @@ static void print_csv(FILE *f, struct rep *r)
 			ratio_name(r, e, buf, sizeof(buf));
 			fprintf(f, "%s,", buf);
 		}
+	size_t nm = rep_metrics_count(r->metrics);
+	struct hpm_value *mv = nm ? calloc(nm, sizeof(*mv)) : NULL;
+	for (size_t m = 0; m < nm; m++) {
+		csv_field(f, rep_metrics_name(r->metrics, m));
+		fputc(',', f);
+	}
 	for (size_t k = 0; k < o->nr_keys; k++)
 		fprintf(f, "%s%s", rep_key_names[o->keys[k]], k + 1 < o->nr_keys ? "," : "\n");
 	for (size_t i = 0; i < r->nr_rows; i++) {
@@ -216,11 +259,18 @@ static void print_csv(FILE *f, struct rep *r)
 		for (uint32_t e = 0; e < r->nr_ev; e++)
 			if (is_member(r, e))
 				fprintf(f, "%.6f,", row_ratio(row, r, e));
+		const struct hpm_value *v = row_metrics(r, row, mv);
+		for (size_t m = 0; v && m < nm; m++)
+			if (v[m].na)
+				fputc(',', f);
+			else
+				fprintf(f, "%.6f,", v[m].value);
 		for (size_t k = 0; k < o->nr_keys; k++) {
 			csv_field(f, rep_key_text(r, row, o->keys[k], buf, sizeof(buf)));
 			fputc(k + 1 < o->nr_keys ? ',' : '\n', f);
 		}
 	}
+	free(mv);
 }
 
 static void print_json(FILE *f, struct rep *r, bool callgraph)
@@ -251,6 +301,19 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
+	size_t nm = rep_metrics_count(r->metrics);
+	struct hpm_value *mv = nm ? calloc(nm, sizeof(*mv)) : NULL;
+	if (nm) {
+		json_arr_open(&j, "metrics");
+		for (size_t m = 0; m < nm; m++) {
+			json_obj_open(&j, NULL);
+			json_str(&j, "name", rep_metrics_name(r->metrics, m));
+			json_str(&j, "formula", rep_metrics_formula(r->metrics, m));
+			json_str(&j, "unit", rep_metrics_unit(r->metrics, m));
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+	}
 	json_arr_open(&j, "rows");
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct rep_row *row = &r->rows[i];
@@ -281,9 +344,26 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 			json_obj_close(&j);
 		}
 		json_arr_close(&j);
+		const struct hpm_value *v = row_metrics(r, row, mv);
+		if (v) {
+			json_arr_open(&j, "metrics");
+			for (size_t m = 0; m < nm; m++) {
+				json_obj_open(&j, NULL);
+				json_str(&j, "name", rep_metrics_name(r->metrics, m));
+				if (v[m].na) {
+					json_null(&j, "value");
+					json_str(&j, "reason", v[m].reason);
+				} else {
+					json_dbl(&j, "value", v[m].value);
+				}
+				json_obj_close(&j);
+			}
+			json_arr_close(&j);
+		}
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);
+	free(mv);
 	if (callgraph) {
 		double total = r->ev_period[r->main_ev];
 		json_arr_open(&j, "callgraph");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <hpmon/unwind.h>
 #include "report.h"
@@ -360,12 +361,70 @@ static void open_dso(struct rep *r, struct rep_dso *d)
 	}
 }
 
+/* The first line of procfs file @name into @buf, without its newline. */
+static int read_line(const struct rep *r, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", r->o.procfs ? r->o.procfs : "/proc", name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	bool ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	buf[ok ? strcspn(buf, "\n") : 0] = '\0';
+	return ok && buf[0] ? 0 : -1;
+}
+
+/* Where the core kernel's symbols of this boot are kept (*path), and what
+ * says they are this boot's (*key): the boot id and the kernel release. */
+static bool kallsyms_saved_path(const struct rep *r, char *path, size_t plen, char *key,
+				size_t klen)
+{
+	char boot[64], rel[128];
+	if (!r->o.cache_dir || read_line(r, "sys/kernel/random/boot_id", boot, sizeof(boot)) ||
+	    read_line(r, "sys/kernel/osrelease", rel, sizeof(rel)))
+		return false;
+	snprintf(key, klen, "boot %s kernel %s", boot, rel);
+	return (size_t)snprintf(path, plen, "%s/kallsyms", r->o.cache_dir) < plen;
+}
+
+/* mkdir -p @dir, private to the user. */
+static void make_dirs(const char *dir)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *c = p + 1; *c; c++)
+		if (*c == '/') {
+			*c = '\0';
+			mkdir(p, 0700);
+			*c = '/';
+		}
+	mkdir(p, 0700);
+}
+
+static struct hpm_kallsyms *read_kallsyms(const struct rep *r)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/kallsyms", r->o.procfs ? r->o.procfs : "/proc");
+	return hpm_kallsyms__load(path);
+}
+
+/* kallsyms: the table this boot's first report saved, else the kernel's
+ * list (tens of ms of the kernel's time to produce), then saved. */
 static void *load_kallsyms(void *arg)
 {
 	struct rep *r = arg;
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/kallsyms", r->o.procfs ? r->o.procfs : "/proc");
-	r->kallsyms = hpm_kallsyms__load(path);
+	char saved[PATH_MAX], key[256];
+	bool cache = kallsyms_saved_path(r, saved, sizeof(saved), key, sizeof(key));
+
+	if (cache && (r->kallsyms = hpm_kallsyms__load_saved(saved, key)))
+		return NULL;
+	r->kallsyms = read_kallsyms(r);
+	r->kallsyms_full = true;
+	if (cache && r->kallsyms) {
+		make_dirs(r->o.cache_dir);
+		hpm_kallsyms__save(r->kallsyms, saved, key); /* a cache: failing is fine */
+	}
 	return NULL;
 }
 
@@ -433,6 +492,15 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 			}
 			r->kallsyms_tried = true;
 		}
+		if (r->kallsyms && !r->kallsyms_full && !hpm_kallsyms__covers(r->kallsyms, off)) {
+			/* outside the saved core kernel: a module's, BPF ... */
+			struct hpm_kallsyms *full = read_kallsyms(r);
+			r->kallsyms_full = true;
+			if (full) {
+				hpm_kallsyms__free(r->kallsyms);
+				r->kallsyms = full;
+			}
+		}
 		if (r->kallsyms && (name = hpm_kallsyms__lookup(r->kallsyms, off, &start)))
 			resolved = true;
 	} else if (d->kind == DK_ANON && d->jit) {
@@ -462,13 +530,26 @@ static uint32_t kernel_dso(struct rep *r)
 	return dso_get(r, "[kernel.kallsyms]", DK_KERNEL, 0, NULL, 0);
 }
 
-static uint32_t resolve(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode, uint64_t time)
+static bool user_mode(enum hpm_mode mode)
 {
-	if (mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV) {
-		uint32_t k = kernel_dso(r);
-		return k == UINT32_MAX ? k : loc_get(r, k, ip);
+	return mode == HPM_MODE_USER || mode == HPM_MODE_GUEST_USER;
+}
+
+static bool kernel_mode(enum hpm_mode mode)
+{
+	return mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV;
+}
+
+/* The loc of @ip of @pid in @mode; @m is find_map's answer for it (user
+ * and unknown modes). */
+static uint32_t resolve_in(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode,
+			   const struct rep_map *m)
+{
+	if (kernel_mode(mode)) {
+		if (r->kernel_dso == UINT32_MAX)
+			r->kernel_dso = kernel_dso(r);
+		return r->kernel_dso == UINT32_MAX ? UINT32_MAX : loc_get(r, r->kernel_dso, ip);
 	}
-	const struct rep_map *m = find_map(r, pid, ip, time);
 	if (!m) {
 		char path[64];
 		snprintf(path, sizeof(path), "[unknown]");
@@ -490,6 +571,11 @@ static uint32_t resolve(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mod
 	if (r->dsos[m->dso].kind == DK_VDSO)
 		return loc_get(r, m->dso, ip - m->start);
 	return loc_get(r, m->dso, ip);
+}
+
+static uint32_t resolve(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode, uint64_t time)
+{
+	return resolve_in(r, pid, ip, mode, kernel_mode(mode) ? NULL : find_map(r, pid, ip, time));
 }
 
 /* ---- aggregation ---- */
@@ -551,7 +637,9 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 {
 	const struct hpm_profile_event *e = &r->meta.events[s->ev];
 	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, s->ev };
-	long i = ht_get(r->h_prev, k);
+	/* samples of one thread on one CPU come in runs: the last one first */
+	long i = r->nr_prev && key_eq(k, r->last_prev, 3) ? (long)r->last_prev_i
+							   : ht_get(r->h_prev, k);
 	uint32_t n = s->nr_values < e->group_size ? s->nr_values : e->group_size;
 
 	if (i < 0) {
@@ -571,6 +659,8 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 		i = (long)r->nr_prev++;
 		memset(&r->prev[(size_t)i * r->nr_ev], 0, r->nr_ev * sizeof(uint64_t));
 	}
+	memcpy(r->last_prev, k, sizeof(k));
+	r->last_prev_i = (size_t)i;
 	uint64_t *prev = &r->prev[(size_t)i * r->nr_ev];
 	/* members follow their leader in list order */
 	for (uint32_t m = 0; m < n && s->ev + m < r->nr_ev; m++) {
@@ -578,6 +668,7 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 		uint64_t d = v >= prev[m] ? v - prev[m] : v;
 		prev[m] = v;
 		row->delta[s->ev + m] += (double)d;
+		r->ev_read[s->ev + m] = true;
 	}
 }
 
@@ -768,25 +859,84 @@ static bool unwind_sample(struct rep *r, const struct hpm_sample *s, struct hpm_
 	return true;
 }
 
+/* Where the previous sample went: the next one at the same address of the
+ * same thread, CPU and mode goes to the same place while no side-band
+ * record has changed mappings or names, and its time is in the mapping's
+ * (find_map's own cache takes the same shortcut). */
+struct rep_memo {
+	uint32_t gen;                 /* r->sb_gen it holds for; 0: empty */
+	pid_t pid, tid;
+	uint32_t cpu, comm, loc;
+	enum hpm_mode mode;
+	uint64_t ip, t0, t1;
+	size_t row;
+};
+
+static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
+		    struct rep_row *row)
+{
+	const struct rep_opts *o = &r->o;
+	struct rep_loc *l = &r->locs[li];
+	struct rep_dso *d = &r->dsos[l->dso];
+
+	row->samples[s->ev]++;
+	row->period[s->ev] += (double)s->period;
+	r->ev_samples[s->ev]++;
+	r->ev_period[s->ev] += (double)s->period;
+	l->count[s->ev]++;
+	d->samples++;
+	if (!r->syms[l->sym].resolved)
+		d->nosym++;
+	if (s->nr_values) {
+		r->have_groups = true;
+		add_deltas(r, s, row);
+	}
+	struct hpm_sample unwound;
+	uint64_t chain[UNWIND_MAX];
+	if (o->callgraph && !s->nr_chain && s->stack_len && s->nr_regs &&
+	    user_mode(s->mode) &&
+	    unwind_sample(r, s, &unwound, chain))
+		s = &unwound;
+	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
+		r->have_chains = true;
+	if (o->callgraph && s->ev == r->main_ev) {
+		size_t n = chain_syms(r, s, l->sym);
+		if (n)
+			add_callgraph(r, s, comm, n);
+	}
+}
+
 static void add_sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
 {
 	const struct rep_opts *o = &r->o;
+	struct rep_memo *mo = r->memo;
+
+	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
+	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {
+		account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
+		return;
+	}
+
 	uint32_t comm = comm_of(r, s->tid, s->pid);
+	const struct rep_map *m = NULL;
 
 	/* kernel samples wait for kallsyms, which another thread reads (it
 	 * takes the kernel tens of ms to list) while the file is decoded */
-	if (may_defer && !(s->mode == HPM_MODE_USER || s->mode == HPM_MODE_GUEST_USER) &&
-	    !r->kallsyms_tried) {
-		if (!r->ksym_thread_up && !r->ksym_thread_failed) {
-			r->ksym_thread_up = !pthread_create(&r->ksym_thread, NULL, load_kallsyms, r);
-			r->ksym_thread_failed = !r->ksym_thread_up;
+	if (kernel_mode(s->mode)) {
+		if (may_defer && !r->kallsyms_tried) {
+			if (!r->ksym_thread_up && !r->ksym_thread_failed) {
+				r->ksym_thread_up = !pthread_create(&r->ksym_thread, NULL,
+								    load_kallsyms, r);
+				r->ksym_thread_failed = !r->ksym_thread_up;
+			}
+			if (r->ksym_thread_up && defer(r, s))
+				return;
 		}
-		if (r->ksym_thread_up && defer(r, s))
+	} else {
+		m = find_map(r, s->pid, s->ip, s->time);
+		if (!m && may_defer && defer(r, s))
 			return;
 	}
-	if (may_defer && (s->mode == HPM_MODE_USER || s->mode == HPM_MODE_GUEST_USER) &&
-	    !find_map(r, s->pid, s->ip, s->time) && defer(r, s))
-		return;
 
 	if ((o->nr_pids && !in_list(o->pids, o->nr_pids, s->pid)) ||
 	    (o->nr_tids && !in_list(o->tids, o->nr_tids, s->tid)) ||
@@ -794,7 +944,7 @@ static void add_sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		r->filtered++;
 		return;
 	}
-	uint32_t li = resolve(r, s->pid, s->ip, s->mode, s->time);
+	uint32_t li = resolve_in(r, s->pid, s->ip, s->mode, m);
 	if (li == UINT32_MAX)
 		return;
 	struct rep_loc *l = &r->locs[li];
@@ -823,31 +973,11 @@ static void add_sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	struct rep_row *row = row_get(r, key);
 	if (!row)
 		return;
-	row->samples[s->ev]++;
-	row->period[s->ev] += (double)s->period;
-	r->ev_samples[s->ev]++;
-	r->ev_period[s->ev] += (double)s->period;
-	l->count[s->ev]++;
-	d->samples++;
-	if (!sy->resolved)
-		d->nosym++;
-	if (s->nr_values) {
-		r->have_groups = true;
-		add_deltas(r, s, row);
-	}
-	struct hpm_sample unwound;
-	uint64_t chain[UNWIND_MAX];
-	if (o->callgraph && !s->nr_chain && s->stack_len && s->nr_regs &&
-	    (s->mode == HPM_MODE_USER || s->mode == HPM_MODE_GUEST_USER) &&
-	    unwind_sample(r, s, &unwound, chain))
-		s = &unwound;
-	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
-		r->have_chains = true;
-	if (o->callgraph && s->ev == r->main_ev) {
-		size_t n = chain_syms(r, s, l->sym);
-		if (n)
-			add_callgraph(r, s, comm, n);
-	}
+	if (kernel_mode(s->mode) || m)
+		*mo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode, s->ip,
+					 m ? m->time : 0, m ? m->dead : UINT64_MAX,
+					 (size_t)(row - r->rows) };
+	account(r, s, comm, li, row);
 }
 
 /* ---- reading ---- */
@@ -855,6 +985,8 @@ static void add_sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 static int sideband(struct rep *r, const struct hpm_prec *p)
 {
 	r->last_comm = 0; /* names may change */
+	if (++r->sb_gen == 0) /* and mappings: the memo of the last sample is stale */
+		r->sb_gen = 1;
 	switch (p->type) {
 	case HPM_PREC_MMAP:
 		return add_map(r, &p->mmap);
@@ -930,6 +1062,11 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 
 	memset(r, 0, sizeof(*r));
 	r->o = *o;
+	r->kernel_dso = UINT32_MAX;
+	r->sb_gen = 1;
+	r->memo = calloc(1, sizeof(*r->memo)); /* gen 0: empty */
+	if (!r->memo)
+		goto nomem;
 	r->h_str = ht_new(2);
 	r->h_dso = ht_new(4);
 	r->h_loc = ht_new(2);
@@ -955,6 +1092,8 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	if (open_profile(r))
 		return -1;
 	r->meta = *hpm_profile__meta(r->prof);
+	if (!o->callgraph) /* a flat listing: call chains are not decoded */
+		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	r->nr_ev = r->meta.nr_events;
 	for (r->main_ev = 0; r->main_ev < r->nr_ev && !r->meta.events[r->main_ev].trigger;)
 		r->main_ev++;
@@ -962,17 +1101,11 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 		r->main_ev = 0;
 	r->ev_samples = calloc(r->nr_ev, sizeof(uint64_t));
 	r->ev_period = calloc(r->nr_ev, sizeof(double));
-	if (!r->ev_samples || !r->ev_period)
+	r->ev_read = calloc(r->nr_ev, sizeof(bool));
+	if (!r->ev_samples || !r->ev_period || !r->ev_read)
 		goto nomem;
-	/* kernel samples are likely unless every trigger counts user mode only:
-	 * then start reading kallsyms at once, beside the decoding */
-	bool user_only = true;
-	for (uint32_t i = 0; i < r->nr_ev; i++)
-		user_only &= !r->meta.events[i].trigger || r->meta.events[i].user_only;
-	if (!user_only) {
-		r->ksym_thread_up = !pthread_create(&r->ksym_thread, NULL, load_kallsyms, r);
-		r->ksym_thread_failed = !r->ksym_thread_up;
-	}
+	/* kallsyms is read only when the first kernel sample comes (add_sample),
+	 * on a second thread while the rest of the file is decoded */
 	/* one pass; a sample whose mapping is not known yet waits for the end */
 	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
 		if (p.type == HPM_PREC_SAMPLE) {
@@ -1046,6 +1179,9 @@ void rep_free(struct rep *r)
 	free(r->frames);
 	free(r->ev_samples);
 	free(r->ev_period);
+	free(r->ev_read);
+	free(r->memo);
+	rep_metrics_free(r->metrics);
 	ht_free(r->h_str);
 	ht_free(r->h_dso);
 	ht_free(r->h_loc);
@@ -1107,7 +1243,8 @@ void rep_sort_rows(struct rep *r)
 {
 	r->last_row = 0;
 	sort_rep = r;
-	qsort(r->rows, r->nr_rows, sizeof(*r->rows), cmp_row);
+	if (r->nr_rows > 1) /* an empty profile has no rows array at all */
+		qsort(r->rows, r->nr_rows, sizeof(*r->rows), cmp_row);
 	sort_rep = NULL;
 	/* the table's indexes are stale now */
 	ht_free(r->h_row);

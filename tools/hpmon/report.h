@@ -34,6 +34,7 @@ struct rep_opts {
 	const char *comm, *dso, *symbol;
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
+	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
 };
 
 enum dso_kind { DK_FILE, DK_KERNEL, DK_VDSO, DK_ANON, DK_UNKNOWN };
@@ -95,6 +96,8 @@ struct rep_stack {
 
 struct htab;
 struct deferred;
+struct rep_memo;
+struct rep_metrics;
 
 #define LOC_CACHE 4096
 struct loc_cache { uint64_t off; uint32_t dso, loc; /* loc + 1, 0 empty */ };
@@ -110,6 +113,8 @@ struct rep {
 	double *ev_period;
 	uint64_t lost, lost_samples, throttled, filtered;
 	bool have_chains, have_groups;
+	bool *ev_read;                     /* [nr_ev] counts read at samples (groups) */
+	struct rep_metrics *metrics;       /* -M, --metric, --metrics-file; NULL: none */
 	/* tables */
 	struct rep_dso *dsos; size_t nr_dsos, cap_dsos;
 	struct rep_loc *locs; size_t nr_locs, cap_locs;
@@ -123,8 +128,11 @@ struct rep {
 		    *h_proc, *h_comm, *h_prev;
 	void *procs; size_t nr_procs, cap_procs, last_proc;
 	uint64_t *prev; size_t nr_prev, cap_prev;
+	uint64_t last_prev[3]; size_t last_prev_i; /* add_deltas' last (tid, cpu, event) */
 	struct hpm_kallsyms *kallsyms;
+	uint32_t kernel_dso;               /* [kernel.kallsyms], UINT32_MAX until needed */
 	bool kallsyms_tried;
+	bool kallsyms_full;                /* read from procfs, not a saved table */
 	pthread_t ksym_thread;        /* reads kallsyms during the pass */
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
@@ -132,6 +140,8 @@ struct rep {
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
 	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
+	struct rep_memo *memo;               /* where the last sample went */
+	uint32_t sb_gen;                     /* side-band records read, from 1 */
 	size_t last_row;                     /* row_get's cache, index + 1 */
 };
 
@@ -147,6 +157,33 @@ void rep_sort_rows(struct rep *r);
 /* Parse "sym,dso" into keys. -1 on an unknown key (named in @bad). */
 int rep_parse_sort(const char *s, enum sort_key *keys, size_t *nr, char *bad, size_t len);
 extern const char *const rep_key_names[SK_MAX];
+
+/* report-metrics.c: metric formulas (docs/metrics.md) per row */
+struct rep_metrics_opts {
+	const char *const *groups;        /* -M values */
+	size_t nr_groups;
+	const char *const *inline_defs;   /* --metric values */
+	size_t nr_inline;
+	const char *const *files;         /* --metrics-file values */
+	size_t nr_files;
+};
+
+struct hpm_ctx;
+struct hpm_value;
+
+/* Select the metrics and bind them to the loaded profile's events; sets
+ * r->metrics. HPM_EXIT_OK, or prints why (the events the profile lacks and
+ * the group to record them with) and returns another HPM_EXIT_*. */
+int rep_metrics_setup(struct hpm_ctx *ctx, const struct rep_metrics_opts *o, struct rep *r);
+void rep_metrics_free(struct rep_metrics *m);
+size_t rep_metrics_count(const struct rep_metrics *m);
+const char *rep_metrics_name(const struct rep_metrics *m, size_t i);
+const char *rep_metrics_unit(const struct rep_metrics *m, size_t i);
+const char *rep_metrics_formula(const struct rep_metrics *m, size_t i);
+/* The values of every metric for @row (rep_metrics_count entries): from
+ * the counts read at its samples, or its samples' periods for an event
+ * that triggers samples and is not read. */
+void rep_metrics_eval(const struct rep *r, const struct rep_row *row, struct hpm_value *out);
 
 /* print-report.c */
 enum rep_fmt { REP_TEXT, REP_CSV, REP_JSON, REP_FOLDED };
