@@ -2,7 +2,9 @@
 /*
  * Location events (exec:...): executions of a place in a program's code,
  * counted by a hardware breakpoint or a uprobe (lib/location.c parses
- * and resolves, lib/location-session.c chooses and opens).
+ * and resolves; lib/location-attach.c chooses the mechanism and attaches
+ * to the target, for counting sessions through lib/location-session.c
+ * and for sampling sessions, lib/record.c).
  *
  * The parser only checks the form; the place is resolved against the
  * target program when a session opens (lib/session.c calls in here), and
@@ -69,6 +71,7 @@ struct hpm_loc_result {
 	uint64_t offset;       /* file offset (a uprobe's config2) */
 	bool dyn;              /* ET_DYN: loaded at a base only known at run time */
 	bool in_program;       /* the object is the program, not a library */
+	bool entry;            /* the first instruction of a function */
 	char where[192];       /* "hpm_work+0x0 in calls", for messages */
 };
 

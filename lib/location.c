@@ -623,13 +623,16 @@ static int resolve_in(const struct hpm_location *loc, const char *path, const ch
 		struct hpm_symbol sym;
 		out->addr = addr;
 		snprintf(out->path, sizeof(out->path), "%s", path);
-		if (hpm_dso__lookup(d, addr, 0, &sym) == 0 && sym.name)
+		out->entry = false;
+		if (hpm_dso__lookup(d, addr, 0, &sym) == 0 && sym.name) {
+			out->entry = sym.offset == 0;
 			snprintf(out->where, sizeof(out->where), "%s%s+0x%llx in %s",
 				 sym.name, loc->ret ? "%return" : "",
 				 (unsigned long long)sym.offset, base_name(path));
-		else
+		} else {
 			snprintf(out->where, sizeof(out->where), "0x%llx in %s",
 				 (unsigned long long)addr, base_name(path));
+		}
 	}
 	hpm_dso__free(d);
 	return rc;

@@ -23,14 +23,25 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hpmon/record.h>
+#include "record-order-internal.h"
+#include "location-attach.h"
+#include "location-internal.h"
 #include "session-internal.h"
 #include "symbols-internal.h"
 
 #define REC_DEFAULT_PAGES 128
 #define REC_MAX_CHAIN 1024
+/* Time order across buffers (record-order.c): a round's records go out
+ * once a round at least this much older vouches for them; the queue's
+ * memory is capped at this many times the buffers' size (at least the
+ * minimum), beyond which the oldest records go out early. */
+#define REC_ORDER_GAP_NS 10000000ull
+#define REC_ORDER_BUF_FACTOR 8
+#define REC_ORDER_MIN_BYTES (64u << 20)
 
 /* Registers copied for DWARF unwinding: what libdwfl's x86_64 and
  * aarch64 backends need (perf's register numbering). */
@@ -65,6 +76,10 @@ struct hpm_record {
 	bool *trigger, *user_only;
 	bool group_no_inherit;
 	size_t failed;
+	struct hpm_loc_attach *loc; /* location events (exec:), or NULL */
+	int *sb_fd;              /* [thr * nr_cpu + cpu]: side-band dummies when the
+				    first event is a location, else -1 */
+	enum hpm_loc_chain *chain_fix; /* [nr_ev] hpm_record__entry_chain() */
 	int epfd;
 	void **buf;              /* [nr_cpu] mapped ring buffers */
 	int *buf_fd;             /* [nr_cpu] */
@@ -80,6 +95,9 @@ struct hpm_record {
 	size_t scratch_cap;
 	uint64_t *vals;          /* group values of one sample */
 	size_t vals_cap;
+	struct hpm_order *order; /* records read, until their time is safe */
+	bool disabled;           /* the next drain is the last: flush all */
+	bool order_logged;
 };
 
 static int *fdp(const struct hpm_record *r, size_t ev, size_t thr, size_t cpu)
@@ -249,22 +267,44 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	r->o.stack_bytes = (r->o.stack_bytes > 65528 ? 65528 : r->o.stack_bytes) & ~7u;
 	r->rand_state = opts->seed ? opts->seed : 0x9e3779b97f4a7c15ull;
 	r->nr_ev = list->nr;
+	if (opts->sz < offsetof(struct hpm_record_opts, debug_dir) + sizeof(opts->debug_dir)) {
+		/* a caller from before location events */
+		r->o.stop_at_exec = false;
+		r->o.lib_path = r->o.debug_dir = NULL;
+	}
 	if ((rc = setup_cpus(r)) || (rc = setup_threads(r)))
 		goto fail;
+	for (size_t i = 0; i < r->nr_ev; i++)
+		if (hpm__event_is_location(&list->ev[i]) && !r->loc) {
+			r->loc = hpm__loc_attach_new(list, r->o.lib_path, r->o.debug_dir,
+						     r->o.target == HPM_TARGET_CPUS);
+			if (!r->loc) {
+				rc = -errno;
+				goto fail;
+			}
+		}
+	/* the options' strings are the caller's: only the attachment keeps them */
+	r->o.lib_path = r->o.debug_dir = NULL;
 	r->fd = malloc(r->nr_ev * r->nr_thr * r->nr_cpu * sizeof(int));
 	r->attr = calloc(r->nr_ev, sizeof(*r->attr));
 	r->trigger = calloc(r->nr_ev, sizeof(bool));
 	r->user_only = calloc(r->nr_ev, sizeof(bool));
 	r->buf = calloc(r->nr_cpu, sizeof(void *));
 	r->buf_fd = malloc(r->nr_cpu * sizeof(int));
-	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->buf || !r->buf_fd) {
+	r->sb_fd = malloc(r->nr_thr * r->nr_cpu * sizeof(int));
+	r->chain_fix = calloc(r->nr_ev, sizeof(*r->chain_fix));
+	/* no fd yet, also for hpm_record__free() if an allocation failed */
+	for (size_t i = 0; r->fd && i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
+		r->fd[i] = -1;
+	for (size_t c = 0; r->buf_fd && c < r->nr_cpu; c++)
+		r->buf_fd[c] = -1;
+	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
+		r->sb_fd[k] = -1;
+	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->buf || !r->buf_fd ||
+	    !r->sb_fd || !r->chain_fix) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	for (size_t i = 0; i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
-		r->fd[i] = -1;
-	for (size_t c = 0; c < r->nr_cpu; c++)
-		r->buf_fd[c] = -1;
 	return r;
 fail:
 	hpm_record__free(r);
@@ -283,6 +323,13 @@ void hpm_record__free(struct hpm_record *r)
 		for (size_t i = 0; i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
 			if (r->fd[i] >= 0)
 				close(r->fd[i]);
+	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
+		if (r->sb_fd[k] >= 0)
+			close(r->sb_fd[k]);
+	/* after the events: a uprobe in use cannot be removed */
+	hpm__loc_attach_free(r->loc);
+	free(r->sb_fd);
+	free(r->chain_fix);
 	if (r->epfd >= 0)
 		close(r->epfd);
 	for (size_t i = 0; i < r->nr_synth; i++)
@@ -299,6 +346,7 @@ void hpm_record__free(struct hpm_record *r)
 	free(r->ids);
 	free(r->scratch);
 	free(r->vals);
+	hpm__order_free(r->order);
 	free(r);
 }
 
@@ -311,6 +359,16 @@ static size_t group_size(const struct hpm_record *r, size_t leader)
 }
 
 /* The attribute event @i is opened with. */
+/* Events the kernel counts hit by hit through its software-event path,
+ * where a sample that carries its period is taken at every hit. */
+static bool counts_every_hit(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_BREAKPOINT || a->type == PERF_TYPE_TRACEPOINT)
+		return true;
+	return a->type == PERF_TYPE_SOFTWARE && a->config != PERF_COUNT_SW_CPU_CLOCK &&
+	       a->config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
 static void make_attr(struct hpm_record *r, size_t i)
 {
 	const struct hpm_event *ev = &r->list->ev[i];
@@ -355,6 +413,14 @@ static void make_attr(struct hpm_record *r, size_t i)
 		a->sample_regs_user = REC_REGS_MASK;
 		a->sample_stack_user = r->o.stack_bytes;
 	}
+	/* A fixed period is known from the attr, and asking the kernel to put
+	 * it in every sample would make it sample a software, breakpoint or
+	 * tracepoint event at every hit, whatever the period
+	 * (perf_swevent_event): so the period is in the sample only in
+	 * frequency mode, and with --random-period for events whose period the
+	 * kernel keeps (which are the ones that get jittered). */
+	if (!a->freq && !(r->o.random_period && !counts_every_hit(a)))
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	a->sample_id_all = 1;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(r->data_len / 4);
@@ -391,6 +457,13 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 			a.build_id = 0; /* kernels before 5.12 */
 			continue;
 		}
+		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest && !ev->explicit_gh) {
+			/* host only is perf's default, not the user's choice:
+			 * PMUs that cannot tell guest from host refuse it */
+			a.exclude_guest = 0;
+			r->attr[i].exclude_guest = 0;
+			continue;
+		}
 		if (fd == -EINVAL && a.inherit && (a.sample_type & PERF_SAMPLE_READ ||
 						  a.read_format & PERF_FORMAT_GROUP)) {
 			/* inherit with PERF_SAMPLE_READ needs Linux 6.12 */
@@ -425,9 +498,12 @@ static int cmp_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* The ids of every open event (again once the locations open). */
 static int collect_ids(struct hpm_record *r)
 {
 	size_t n = r->nr_ev * r->nr_thr * r->nr_cpu;
+	free(r->ids);
+	r->nr_ids = 0;
 	r->ids = calloc(n, sizeof(*r->ids));
 	if (!r->ids)
 		return -ENOMEM;
@@ -583,6 +659,211 @@ static int synthesize(struct hpm_record *r)
 	return 0;
 }
 
+/* ---- opening ---- */
+
+/* Send trigger @fd's records to CPU @c's buffer; the first makes it. */
+static int attach_buffer(struct hpm_record *r, size_t c, int fd)
+{
+	if (r->buf_fd[c] < 0)
+		return map_buffer(r, c, fd);
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->buf_fd[c]) ? -errno : 0;
+}
+
+/* Does event @i sample on CPU slot @c? On CPUs, an event opens only on
+ * the CPUs of its PMU and of its group leader's (cpu_core's, cpu_atom's). */
+static bool cpu_counts(const struct hpm_record *r, size_t i, size_t c)
+{
+	const struct hpm_event *ev = &r->list->ev[i];
+	int cpu = r->cpu[c];
+
+	return cpu < 0 || (hpm__cpu_in_list(ev->cpus, cpu) &&
+			   hpm__cpu_in_list(r->list->ev[ev->leader].cpus, cpu));
+}
+
+/* Does event @i sample on every CPU slot of the target? */
+static bool counts_everywhere(const struct hpm_record *r, size_t i)
+{
+	for (size_t c = 0; c < r->nr_cpu; c++)
+		if (!cpu_counts(r, i, c))
+			return false;
+	return true;
+}
+
+/* Open event @i on every thread and CPU of the target. 0, or -errno with
+ * what was opened of it left for hpm_record__free(); -ENODEV when none of
+ * the target's CPUs is one of the event's. */
+static int open_event(struct hpm_record *r, size_t i, bool sideband)
+{
+	size_t opened = 0, skipped = 0;
+
+	for (size_t t = 0; t < r->nr_thr; t++) {
+		for (size_t c = 0; c < r->nr_cpu; c++) {
+			if (!cpu_counts(r, i, c)) {
+				skipped++;
+				continue;
+			}
+			int fd = open_fd(r, i, t, c, sideband);
+			if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
+				break; /* that thread ended meanwhile */
+			if (fd < 0)
+				return fd;
+			*fdp(r, i, t, c) = fd;
+			opened++;
+			if (!r->trigger[i])
+				continue;
+			int rc = attach_buffer(r, c, fd);
+			if (rc)
+				return rc;
+		}
+	}
+	return !opened && skipped ? -ENODEV : 0;
+}
+
+/*
+ * The side band (mmap, comm, fork and exit records) when the first event
+ * cannot carry it: a location (on a command, locations open at its exec
+ * stop, after the exec's own records), or an event of one core type of a
+ * hybrid CPU, which does not open on the other type's CPUs. A dummy
+ * software event, opened as the first event would be, carries them
+ * instead and owns the CPUs' buffers.
+ */
+static int open_sideband(struct hpm_record *r)
+{
+	for (size_t t = 0; t < r->nr_thr; t++) {
+		for (size_t c = 0; c < r->nr_cpu; c++) {
+			struct perf_event_attr a = {
+				.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				.config = PERF_COUNT_SW_DUMMY,
+				.inherit = r->o.target != HPM_TARGET_CPUS,
+				.disabled = r->o.target == HPM_TARGET_EXEC,
+				.enable_on_exec = r->o.target == HPM_TARGET_EXEC,
+				.exclude_kernel = 1, .exclude_hv = 1,
+				/* the triggers' sample_id fields, so that every
+				 * record of a buffer ends alike */
+				.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD,
+				.sample_id_all = 1, .watermark = 1,
+				.wakeup_watermark = (uint32_t)(r->data_len / 4),
+				.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
+				.build_id = 1,
+			};
+			int fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], -1,
+						      PERF_FLAG_FD_CLOEXEC);
+			if (fd == -EINVAL) {
+				a.build_id = 0; /* kernels before 5.12 */
+				fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], -1,
+							  PERF_FLAG_FD_CLOEXEC);
+			}
+			if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
+				break;
+			if (fd < 0)
+				return fd;
+			r->sb_fd[t * r->nr_cpu + c] = fd;
+			int rc = attach_buffer(r, c, fd);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Close what was opened of event @i (its buffers belong to others). */
+static void close_event(struct hpm_record *r, size_t i)
+{
+	for (size_t t = 0; t < r->nr_thr; t++)
+		for (size_t c = 0; c < r->nr_cpu; c++) {
+			int *f = fdp(r, i, t, c);
+			if (*f >= 0 && *f != r->buf_fd[c])
+				close(*f);
+			if (*f != r->buf_fd[c])
+				*f = -1;
+		}
+}
+
+/*
+ * hpm_loc_open_fn: open location @i (lib/location-attach.c) for
+ * sampling, on a command stopped at its exec or on running targets. Every
+ * hit is a sample (period 1); with frame-pointer chains, a location at a
+ * function's entry also takes what completes its chain
+ * (hpm_record__entry_chain()).
+ */
+static int open_location(void *owner, size_t i)
+{
+	struct hpm_record *r = owner;
+	struct perf_event_attr *a = &r->attr[i];
+
+	hpm__loc_attach_attr(r->loc, i, a);
+	/* a location samples every execution, whatever -c or -F say: its
+	 * samples are exact counts of where each one came from */
+	a->sample_period = 1;
+	a->freq = 0;
+	if (r->o.target == HPM_TARGET_EXEC) {
+		/* the command exec'd already and waits: sample from now on */
+		a->disabled = 0;
+		a->enable_on_exec = 0;
+	}
+	r->chain_fix[i] = HPM_LOC_CHAIN_AS_IS;
+	if (r->o.callchain == HPM_CALLCHAIN_FP)
+		r->chain_fix[i] = hpm__loc_attach_chain(r->loc, i);
+	if (r->chain_fix[i] != HPM_LOC_CHAIN_AS_IS) {
+#if defined(__x86_64__)
+		a->sample_type |= PERF_SAMPLE_STACK_USER; /* the return address */
+		a->sample_stack_user = 8;
+#elif defined(__aarch64__)
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = 1ull << 30; /* the link register */
+#else
+		r->chain_fix[i] = HPM_LOC_CHAIN_AS_IS;
+#endif
+	}
+	int rc = open_event(r, i, false);
+	if (rc) {
+		close_event(r, i);
+		r->chain_fix[i] = HPM_LOC_CHAIN_AS_IS;
+	}
+	return rc;
+}
+
+/* The first location that cannot sample: it fails the session. */
+static int first_location_error(struct hpm_record *r)
+{
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		int err = hpm__loc_attach_is_loc(r->loc, i) ? hpm__loc_attach_err(r->loc, i) : 0;
+		if (err) {
+			r->failed = i;
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Location events: on a command, it is stopped at its exec, where
+ * hpm_record__complete_exec() opens them; on running processes and CPUs
+ * they open now. */
+static int open_locations(struct hpm_record *r)
+{
+	switch (r->o.target) {
+	case HPM_TARGET_EXEC:
+		if (r->o.stop_at_exec) {
+			hpm__loc_attach_seize(r->loc, r->thr[0]);
+			break;
+		}
+		for (size_t i = 0; i < r->nr_ev; i++)
+			hpm__loc_attach_refuse(r->loc, i, -EOPNOTSUPP, "this tool does not stop the "
+					       "command at its exec, which locations need "
+					       "(hpm_record_opts.stop_at_exec)", false);
+		break;
+	case HPM_TARGET_PIDS:
+	case HPM_TARGET_TIDS:
+		hpm__loc_attach_open_now(r->loc, r->thr[0], open_location, r);
+		break;
+	case HPM_TARGET_CPUS:
+		hpm__loc_attach_open_now(r->loc, -1, open_location, r);
+		break;
+	}
+	return first_location_error(r);
+}
+
 int hpm_record__open(struct hpm_record *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -597,31 +878,25 @@ int hpm_record__open(struct hpm_record *r)
 		return -errno;
 	for (size_t i = 0; i < r->nr_ev; i++)
 		make_attr(r, i);
+	/* the first event carries the side band, unless it opens late (a
+	 * location) or not on every CPU (one core type of a hybrid CPU): then
+	 * a dummy event does */
+	bool own_sideband = (r->loc && hpm__event_is_location(&r->list->ev[0])) ||
+			    !counts_everywhere(r, 0);
+	if (own_sideband && (rc = open_sideband(r))) {
+		r->failed = 0;
+		return rc;
+	}
 	for (size_t i = 0; i < r->nr_ev; i++) {
-		for (size_t t = 0; t < r->nr_thr; t++) {
-			for (size_t c = 0; c < r->nr_cpu; c++) {
-				bool sideband = i == 0;
-				int fd = open_fd(r, i, t, c, sideband);
-				if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
-					break; /* that thread ended meanwhile */
-				if (fd < 0) {
-					r->failed = i;
-					return fd;
-				}
-				*fdp(r, i, t, c) = fd;
-				if (!r->trigger[i])
-					continue;
-				if (r->buf_fd[c] < 0)
-					rc = map_buffer(r, c, fd);
-				else
-					rc = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->buf_fd[c]) ? -errno : 0;
-				if (rc) {
-					r->failed = i;
-					return rc;
-				}
-			}
+		if (hpm__event_is_location(&r->list->ev[i]))
+			continue; /* open_locations() */
+		if ((rc = open_event(r, i, i == 0 && !own_sideband))) {
+			r->failed = i;
+			return rc;
 		}
 	}
+	if (r->loc && (rc = open_locations(r)))
+		return rc;
 	if ((rc = collect_ids(r)) || (rc = synthesize(r)))
 		return rc;
 	r->opened = true;
@@ -629,6 +904,68 @@ int hpm_record__open(struct hpm_record *r)
 }
 
 size_t hpm_record__failed_event(const struct hpm_record *r) { return r->failed; }
+
+int hpm_record__complete_exec(struct hpm_record *r)
+{
+	int rc;
+
+	if (!r->loc || !r->opened || r->o.target != HPM_TARGET_EXEC)
+		return 0;
+	if ((rc = hpm__loc_attach_complete(r->loc, open_location, r)) ||
+	    (rc = first_location_error(r)))
+		return rc;
+	return collect_ids(r);
+}
+
+const char *hpm_record__event_message(const struct hpm_record *r, size_t idx)
+{
+	return hpm__loc_attach_message(r->loc, idx);
+}
+
+const char *hpm_record__event_how(const struct hpm_record *r, size_t idx)
+{
+	return hpm__loc_attach_how(r->loc, idx);
+}
+
+bool hpm_record__entry_chain(const struct hpm_record *r, const struct hpm_sample *s,
+			     struct hpm_sample *out, uint64_t *buf, size_t cap)
+{
+	enum hpm_loc_chain how = s->ev < r->nr_ev ? r->chain_fix[s->ev] : HPM_LOC_CHAIN_AS_IS;
+	uint64_t ret;
+	size_t u = 0;
+
+	if (how == HPM_LOC_CHAIN_AS_IS)
+		return false;
+	*out = *s;
+	out->regs_abi = out->nr_regs = 0;
+	out->regs = NULL;
+	out->stack_len = 0;
+	out->stack = NULL;
+#if defined(__x86_64__)
+	if (s->stack_len < sizeof(ret))
+		return true;
+	memcpy(&ret, s->stack, sizeof(ret));
+#elif defined(__aarch64__)
+	if (s->nr_regs < 1)
+		return true;
+	ret = s->regs[0];
+#else
+	return true;
+#endif
+	/* the user part: PERF_CONTEXT_USER, the sampled address, its callers */
+	while (u < s->nr_chain && s->chain[u] != (uint64_t)PERF_CONTEXT_USER)
+		u++;
+	if (u + 1 >= s->nr_chain || s->chain[u + 1] != s->ip || s->nr_chain + 1 > cap)
+		return true;
+	if (how == HPM_LOC_CHAIN_ADD_MISSING && u + 2 < s->nr_chain && s->chain[u + 2] == ret)
+		return true;
+	memcpy(buf, s->chain, (u + 2) * sizeof(*buf));
+	buf[u + 2] = ret;
+	memcpy(buf + u + 3, s->chain + u + 2, (s->nr_chain - u - 2) * sizeof(*buf));
+	out->chain = buf;
+	out->nr_chain = s->nr_chain + 1;
+	return true;
+}
 
 static int ioctl_leaders(struct hpm_record *r, unsigned long req)
 {
@@ -648,11 +985,13 @@ static int ioctl_leaders(struct hpm_record *r, unsigned long req)
 int hpm_record__enable(struct hpm_record *r)
 {
 	r->enabled = true;
+	r->disabled = false;
 	return ioctl_leaders(r, PERF_EVENT_IOC_ENABLE);
 }
 
 int hpm_record__disable(struct hpm_record *r)
 {
+	r->disabled = true; /* nothing comes after what is in the buffers now */
 	return ioctl_leaders(r, PERF_EVENT_IOC_DISABLE);
 }
 
@@ -728,7 +1067,7 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 	s->time = take64(&c);
 	take32x2(&c, &a, &b);
 	s->cpu = a;
-	s->period = take64(&c);
+	s->period = at->sample_type & PERF_SAMPLE_PERIOD ? take64(&c) : at->sample_period;
 	if (at->sample_type & PERF_SAMPLE_READ) {
 		uint64_t nr = take64(&c);
 		if (nr > r->nr_ev || (uint64_t)(c.end - c.p) < nr * 16)
@@ -913,7 +1252,8 @@ static void jitter_periods(struct hpm_record *r)
 {
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		const struct perf_event_attr *a = &r->attr[i];
-		if (!r->trigger[i] || a->freq || a->sample_period < 16)
+		if (!r->trigger[i] || a->freq || !(a->sample_type & PERF_SAMPLE_PERIOD) ||
+		    a->sample_period < 16)
 			continue;
 		uint64_t span = a->sample_period / 4;
 		uint64_t p = a->sample_period - span / 2 + next_rand(r) % (span + 1);
@@ -925,7 +1265,11 @@ static void jitter_periods(struct hpm_record *r)
 	}
 }
 
-static int drain_buffer(struct hpm_record *r, size_t c, hpm_record_fn fn, void *arg)
+/* Queue every record of buffer @c up to the head read on entry (what the
+ * kernel adds meanwhile waits for the next round: record-order.c relies
+ * on one head per buffer and round). Returns the number queued or a
+ * negative errno (the record that could not be queued is lost). */
+static int drain_buffer(struct hpm_record *r, size_t c)
 {
 	struct perf_event_mmap_page *pg = r->buf[c];
 	const unsigned char *data = (const unsigned char *)r->buf[c] + (r->mmap_len - r->data_len);
@@ -966,7 +1310,7 @@ static int drain_buffer(struct hpm_record *r, size_t c, hpm_record_fn fn, void *
 		}
 		int k = h->type == PERF_RECORD_SAMPLE ? parse_sample(r, h, &p) : parse_other(r, h, &p);
 		tail += hdr.size;
-		if (k == -ENOMEM) {
+		if (k == -ENOMEM || (!k && (k = hpm__order_add(r->order, c, &p)) < 0)) {
 			rc = k;
 			break;
 		}
@@ -976,36 +1320,82 @@ static int drain_buffer(struct hpm_record *r, size_t c, hpm_record_fn fn, void *
 		}
 		if (k > 0)
 			continue;
-		if (p.type == HPM_PREC_SAMPLE)
-			r->st.samples++;
 		n++;
-		rc = fn(&p, arg);
-		if (rc < 0)
-			break;
 	}
 	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 	return rc < 0 ? rc : n;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The caller's callback, behind the queue. */
+struct emit {
+	struct hpm_record *r;
+	hpm_record_fn fn;
+	void *arg;
+};
+
+static int emit_rec(const struct hpm_prec *p, void *arg)
+{
+	struct emit *e = arg;
+	if (p->type == HPM_PREC_SAMPLE)
+		e->r->st.samples++;
+	return e->fn(p, e->arg);
+}
+
+static int start_order(struct hpm_record *r)
+{
+	size_t cap = REC_ORDER_MIN_BYTES;
+	if (r->data_len && r->nr_cpu <= SIZE_MAX / REC_ORDER_BUF_FACTOR / r->data_len &&
+	    REC_ORDER_BUF_FACTOR * r->nr_cpu * r->data_len > cap)
+		cap = REC_ORDER_BUF_FACTOR * r->nr_cpu * r->data_len;
+	r->order = hpm__order_new(r->nr_cpu, REC_ORDER_GAP_NS, cap);
+	return r->order ? 0 : -ENOMEM;
+}
+
+/* A drain round: the records of processes that existed before (they
+ * describe the start, so they go first), then every buffer into the time
+ * queue, then out of it what no buffer can still precede (all of it once
+ * the events are disabled). */
 int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
 {
-	int total = 0;
+	struct emit em = { r, fn, arg };
+	int total = 0, rc = 0;
 
 	if (!r->opened)
 		return -HPM_ERR_NOT_OPEN;
+	if (!r->order && (rc = start_order(r)))
+		return rc;
 	for (; r->synth_done < r->nr_synth; r->synth_done++) {
-		int rc = fn(&r->synth[r->synth_done].p, arg);
+		rc = fn(&r->synth[r->synth_done].p, arg);
 		if (rc < 0)
 			return rc;
 		total++;
 	}
+	hpm__order_begin(r->order, mono_ns());
 	for (size_t c = 0; c < r->nr_cpu; c++) {
-		if (!r->buf[c])
-			continue;
-		int rc = drain_buffer(r, c, fn, arg);
-		if (rc < 0)
-			return rc;
-		total += rc;
+		if (r->buf[c] && (rc = drain_buffer(r, c)) < 0)
+			return rc; /* a buffer not read: nothing is known safe */
+	}
+	hpm__order_end(r->order, mono_ns());
+	rc = hpm__order_flush(r->order, r->disabled, emit_rec, &em);
+	if (rc < 0)
+		return rc;
+	total += rc;
+	if (r->disabled && !r->order_logged) {
+		struct hpm_order_stats os;
+		hpm__order_stats(r->order, &os);
+		if (os.early || os.late)
+			hpm__log(r->ctx, HPM_LOG_WARN, "time order: %llu records handed out "
+				 "before they were known to be safe (the queue was full), %llu "
+				 "read after a later record had been handed out",
+				 (unsigned long long)os.early, (unsigned long long)os.late);
+		r->order_logged = true;
 	}
 	if (r->o.random_period)
 		jitter_periods(r);

@@ -57,6 +57,15 @@ struct hpm_record_opts {
 				      (default 8192, at most 65528) */
 	uint32_t mmap_pages;       /* data pages per CPU buffer, a power of
 				      two (default 128: 512 KiB) */
+	/* Location events (exec:..., docs/location-events.md) sample every
+	 * execution of their place. For an EXEC target they need the caller
+	 * to set @stop_at_exec and call hpm_record__complete_exec() once the
+	 * child is let go (as hpm_session_opts.stop_at_exec); without it
+	 * they are refused (-EOPNOTSUPP). @lib_path and @debug_dir as in
+	 * struct hpm_session_opts. */
+	bool stop_at_exec;
+	const char *lib_path;
+	const char *debug_dir;
 };
 
 struct hpm_record;
@@ -84,6 +93,21 @@ HPM_API void hpm_record__free(struct hpm_record *r);
  */
 HPM_API int hpm_record__open(struct hpm_record *r);
 HPM_API size_t hpm_record__failed_event(const struct hpm_record *r);
+/*
+ * For an EXEC target with location events and @stop_at_exec: after the
+ * child was let go to exec, wait for its exec (it stops there), resolve
+ * the locations against the program it runs, open them, and let it go.
+ * 0; -ESRCH when the child ended before its exec; else the error of the
+ * first location that cannot sample (hpm_record__failed_event() says
+ * which and hpm_record__event_message() why); the child then runs on,
+ * for the caller to end. A no-op without location events.
+ */
+HPM_API int hpm_record__complete_exec(struct hpm_record *r);
+/* Why location event @idx cannot sample ("no function 'foo' in ..."),
+ * or NULL; how it samples once open ("uprobe at /usr/bin/prog:0x1139
+ * (hpm_work+0x0 in prog)"), or NULL. */
+HPM_API const char *hpm_record__event_message(const struct hpm_record *r, size_t idx);
+HPM_API const char *hpm_record__event_how(const struct hpm_record *r, size_t idx);
 HPM_API int hpm_record__enable(struct hpm_record *r);
 HPM_API int hpm_record__disable(struct hpm_record *r);
 
@@ -102,11 +126,31 @@ HPM_API int hpm_record__poll_fd(const struct hpm_record *r);
 
 typedef int (*hpm_record_fn)(const struct hpm_prec *rec, void *arg);
 /*
- * Hand every waiting record of every buffer to @fn, in each buffer's
- * order (buffers are not merged by time). Stops and returns @fn's value
- * if it is negative; else returns the number of records handed out.
+ * Read every waiting record of every buffer and hand records to @fn in
+ * time order, merged across the buffers: first the records made from
+ * procfs (they describe the start), then those that no buffer can still
+ * precede; the rest wait for a later drain (usually the next one; a
+ * drain that comes within 10 ms of the previous one may hand out nothing
+ * new). The first drain after hpm_record__disable() hands out all that
+ * is left. Records without a time stay behind the record their buffer
+ * gave before them. Stops and returns @fn's value if it is negative
+ * (the records not handed out stay queued); else returns the number of
+ * records handed out.
  */
 HPM_API int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg);
+
+/*
+ * Complete the frame-pointer call chain of a sample of a location at a
+ * function's first instruction (exec:FUNC with -g): the function has not
+ * saved its frame yet, so the kernel's walk starts at the caller's frame
+ * and misses the caller. Such samples also carry the return address (the
+ * word at the stack pointer on x86-64, the link register on arm64); this
+ * puts it into the chain after the sampled address, in @buf (@cap
+ * entries), and drops the copy. Returns true with *@out the sample to
+ * keep, false (and *@out untouched) for samples that need nothing.
+ */
+HPM_API bool hpm_record__entry_chain(const struct hpm_record *r, const struct hpm_sample *s,
+				     struct hpm_sample *out, uint64_t *buf, size_t cap);
 
 struct hpm_record_stats {
 	uint64_t samples;        /* sample records handed out */

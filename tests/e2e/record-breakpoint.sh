@@ -18,6 +18,13 @@ done
 hpm_norand_ok record -q -e page-faults -o "$E2E_TMP/p.prof" -- "$WORKLOADS/pages" 3000
 report_json "$E2E_TMP/p.prof"
 expect_eq "page-fault samples in touch_pages" 3000 "$(samples touch_pages)"
+# ... and with -c 100, one sample per 100 faults (the 3000 pages' faults
+# give 30, give or take one for where the count of the faults before them
+# leaves off), not one per fault as the kernel does when a software event's
+# samples carry their period
+hpm_norand_ok record -q -e page-faults -c 100 -o "$E2E_TMP/p.prof" -- "$WORKLOADS/pages" 3000
+report_json "$E2E_TMP/p.prof"
+expect_in "page-fault samples in touch_pages with -c 100" 29 31 "$(samples touch_pages)"
 if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ] ||
    [ -d /sys/kernel/debug/tracing/events/syscalls/sys_enter_getppid ]; then
 	# python calls getppid itself too: two runs differ by exactly the loop's

@@ -58,7 +58,8 @@ static const char record_usage[] =
 	"\n"
 	"  -e, --event EVENTS     events that trigger samples (perf syntax); a group\n"
 	"                         '{cycles,instructions}' samples on its leader and\n"
-	"                         reads the members at each sample\n"
+	"                         reads the members at each sample; exec:FUNC samples\n"
+	"                         every call of FUNC (docs/location-events.md)\n"
 	"  -c, --count PERIOD     sample every PERIOD events (default: a prime per event)\n"
 	"  -F, --freq HZ          sample HZ times a second instead\n"
 	"      --random-period    vary each period by up to +-1/8 as the run goes\n"
@@ -300,12 +301,22 @@ static uint64_t now_ns(clockid_t clk)
 
 struct rec_run {
 	struct hpm_profile_writer *w;
+	struct hpm_record *rec;
 	int err;
+	uint64_t chain[1025];      /* a call chain completed by hpm_record__entry_chain */
 };
 
 static int on_record(const struct hpm_prec *p, void *arg)
 {
 	struct rec_run *run = arg;
+	struct hpm_prec fixed;
+
+	if (p->type == HPM_PREC_SAMPLE &&
+	    hpm_record__entry_chain(run->rec, &p->sample, &fixed.sample, run->chain,
+				    sizeof(run->chain) / sizeof(run->chain[0]))) {
+		fixed.type = HPM_PREC_SAMPLE;
+		p = &fixed;
+	}
 	int rc = hpm_profile_writer__add(run->w, p);
 	if (rc && !run->err)
 		run->err = rc;
@@ -437,6 +448,11 @@ static void summary(const struct record_opts *o, struct hpm_record *rec,
 			fprintf(stderr, "hpmon record: note: this kernel cannot read groups in inherited "
 				"tasks (Linux 6.12 can): group reads follow the first thread only\n");
 		for (size_t i = 0; i < hpm_evlist__count(list); i++)
+			if (hpm_record__event_how(rec, i))
+				fprintf(stderr, "hpmon record: %s: %s\n",
+					hpm_event__name(hpm_evlist__event(list, i)),
+					hpm_record__event_how(rec, i));
+		for (size_t i = 0; i < hpm_evlist__count(list); i++)
 			if (hpm_record__user_only(rec, i))
 				fprintf(stderr, "hpmon record: note: '%s' samples user mode only "
 					"(perf_event_paranoid forbids kernel mode)\n",
@@ -457,17 +473,65 @@ static void summary(const struct record_opts *o, struct hpm_record *rec,
 			(unsigned long long)st.bad);
 }
 
+/* ---- location events (docs/location-events.md) ---- */
+
+static bool has_locations(const struct hpm_evlist *list)
+{
+	for (size_t i = 0; i < hpm_evlist__count(list); i++)
+		if (!strcmp(hpm_event__pmu(hpm_evlist__event(list, i)), "exec"))
+			return true;
+	return false;
+}
+
+/* Check the locations against the command's program before starting it,
+ * as stat does: a misspelt function is a usage error, and nothing runs.
+ * (A program that cannot be found is left to the exec to report.) */
+static bool locations_fit(const struct hpm_evlist *list, const char *cmd)
+{
+	char prog[4096];
+	struct hpm_parse_error e;
+
+	if (find_program(cmd, prog, sizeof(prog)) &&
+	    hpm_evlist__check_locations(list, prog, getenv("LD_LIBRARY_PATH"), &e)) {
+		fprintf(stderr, "hpmon record: %s\n", e.msg);
+		return false;
+	}
+	return true;
+}
+
+/* An event the kernel (or the library, for locations) refused. */
+static void open_failed(struct hpm_ctx *ctx, struct hpm_evlist *list,
+			const struct hpm_record *rec, const struct record_opts *o, int err)
+{
+	char why[320];
+	size_t i = hpm_record__failed_event(rec);
+	const struct hpm_event *ev = hpm_evlist__event(list, i);
+	const char *m = hpm_record__event_message(rec, i);
+
+	if (m)
+		snprintf(why, sizeof(why), "%s", m);
+	else
+		advice_open(ctx, ev, err, o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH
+								: ADVICE_COMMAND, why, sizeof(why));
+	fprintf(stderr, "hpmon record: cannot sample '%s': %s\n", hpm_event__name(ev), why);
+}
+
 static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist *list)
 {
 	struct child ch = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
 	struct hpm_record_opts ro = { .sz = sizeof(ro) };
 	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, NULL);
 	struct hpm_record *rec = NULL;
-	struct rec_run run = { 0 };
+	struct rec_run *run = calloc(1, sizeof(*run));
 	pid_t ids[MAX_IDS];
 	int status = 0, rc, ret = HPM_EXIT_FAIL;
+	bool locations = has_locations(list);
 	uint64_t t0;
 
+	if (!run) {
+		fprintf(stderr, "hpmon record: out of memory\n");
+		goto out;
+	}
 	if (o->freq && si && si->perf_event_max_sample_rate > 0 &&
 	    o->freq > (uint64_t)si->perf_event_max_sample_rate) {
 		fprintf(stderr, "hpmon record: -F %llu is above the kernel's limit of %d samples a "
@@ -476,6 +540,11 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
 			(unsigned long long)o->freq, si->perf_event_max_sample_rate,
 			si->perf_event_max_sample_rate, (unsigned long long)o->freq);
+		ret = HPM_EXIT_USAGE;
+		goto out;
+	}
+	if (locations && o->argv && !o->system && !o->nr_ids &&
+	    !locations_fit(list, o->argv[0])) {
 		ret = HPM_EXIT_USAGE;
 		goto out;
 	}
@@ -505,6 +574,10 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	ro.callchain = o->callchain;
 	ro.stack_bytes = o->stack_bytes;
 	ro.mmap_pages = o->mmap_pages;
+	/* location events: resolved once the command exec'd (or now, in the
+	 * processes given), against the program and its libraries */
+	ro.stop_at_exec = locations && ro.target == HPM_TARGET_EXEC;
+	ro.lib_path = getenv("LD_LIBRARY_PATH");
 	rec = hpm_record__new(list, &ro);
 	if (!rec) {
 		rc = -errno;
@@ -513,21 +586,18 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			hpm_strerror(rc));
 		goto out;
 	}
+	run->rec = rec;
 	rc = hpm_record__open(rec);
 	if (rc) {
-		char why[320];
-		const struct hpm_event *ev = hpm_evlist__event(list, hpm_record__failed_event(rec));
-		advice_open(ctx, ev, rc, o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH
-							   : ADVICE_COMMAND, why, sizeof(why));
-		fprintf(stderr, "hpmon record: cannot sample '%s': %s\n", hpm_event__name(ev), why);
+		open_failed(ctx, list, rec, o, rc);
 		goto out;
 	}
 	if ((rc = check_rates(rec, list, si ? si->perf_event_max_sample_rate : 0, o))) {
 		ret = rc;
 		goto out;
 	}
-	run.w = start_profile(o, rec, list, si);
-	if (!run.w)
+	run->w = start_profile(o, rec, list, si);
+	if (!run->w)
 		goto out;
 	install_signals();
 	if (ro.target != HPM_TARGET_EXEC)
@@ -541,11 +611,20 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			ret = HPM_EXIT_EXEC;
 			goto out;
 		}
+		/* the command stopped at its exec: the locations open now (it
+		 * ended already on -ESRCH, which the loop reports) */
+		rc = hpm_record__complete_exec(rec);
+		if (rc && rc != -ESRCH) {
+			open_failed(ctx, list, rec, o, rc);
+			kill(ch.pid, SIGKILL);
+			waitpid(ch.pid, NULL, 0);
+			goto out;
+		}
 	}
-	rc = loop(rec, &run, o->argv ? &ch : NULL, o, &status);
+	rc = loop(rec, run, o->argv ? &ch : NULL, o, &status);
 	hpm_record__disable(rec);
 	if (!rc)
-		rc = hpm_record__drain(rec, on_record, &run);
+		rc = hpm_record__drain(rec, on_record, run);
 	child_pid = 0;
 	if (rc < 0) {
 		fprintf(stderr, "hpmon record: recording failed: %s\n", hpm_strerror(rc));
@@ -561,11 +640,11 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		.throttled = st.throttled, .duration_ns = now_ns(CLOCK_MONOTONIC) - t0,
 		.exit_status = exit_status,
 	};
-	rc = hpm_profile_writer__close(run.w, &tot);
-	run.w = NULL;
-	if (rc || run.err) {
+	rc = hpm_profile_writer__close(run->w, &tot);
+	run->w = NULL;
+	if (rc || run->err) {
 		fprintf(stderr, "hpmon record: writing '%s' failed: %s\n", o->output,
-			hpm_strerror(rc ? rc : run.err));
+			hpm_strerror(rc ? rc : run->err));
 		goto out;
 	}
 	struct stat sb;
@@ -576,7 +655,9 @@ out:
 		child_abort(&ch); /* it never ran: it exits 127 on the closed pipe */
 	else if (ch.pidfd >= 0)
 		close(ch.pidfd);
-	hpm_profile_writer__free(run.w);
+	if (run)
+		hpm_profile_writer__free(run->w);
+	free(run);
 	hpm_record__free(rec);
 	hpm_sysinfo__free(si);
 	return ret;

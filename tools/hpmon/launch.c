@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +82,26 @@ void child_abort(struct child *ch)
 		close(ch->pidfd);
 	ch->pid = -1;
 	child_pid = 0;
+}
+
+bool find_program(const char *cmd, char *out, size_t len)
+{
+	if (strchr(cmd, '/')) {
+		snprintf(out, len, "%s", cmd);
+		return access(out, X_OK) == 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		const char *end = strchr(path, ':');
+		size_t n = end ? (size_t)(end - path) : strlen(path);
+		snprintf(out, len, "%.*s%s%s", (int)n, path, n ? "/" : "", cmd);
+		if (access(out, X_OK) == 0)
+			return true;
+		path = end ? end + 1 : path + n;
+	}
+	return false;
 }
 
 static void on_signal(int sig)

@@ -26,6 +26,9 @@ int child_start(char **argv, struct child *ch);
 int child_go(struct child *ch);
 /* Give up on a child that has not exec'd: it exits 127; reap it. */
 void child_abort(struct child *ch);
+/* The file execvp would run for @cmd (searching PATH), into @out: false
+ * if there is none. For checking a command's program before starting it. */
+bool find_program(const char *cmd, char *out, size_t len);
 
 /* The last terminating signal hpmon got (0 if none), and the command's
  * pid, to which SIGTERM/SIGHUP are passed on. */

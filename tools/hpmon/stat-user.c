@@ -17,6 +17,7 @@
 #include <hpmon/session.h>
 #include "builtin.h"
 #include "json.h"
+#include "launch.h"
 #include "stat-user.h"
 #include "stat.h"
 
@@ -55,27 +56,6 @@ int stat_user_option(struct stat_user_opts *uo, int opt, const char *arg)
 	case OPT_USER_DISABLE: uo->disable = arg; return 0;
 	}
 	return HPM_EXIT_USAGE;
-}
-
-/* The file execvp would run for @cmd, into @out. */
-static bool find_program(const char *cmd, char *out, size_t len)
-{
-	if (strchr(cmd, '/')) {
-		snprintf(out, len, "%s", cmd);
-		return access(out, X_OK) == 0;
-	}
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *end = strchr(path, ':');
-		size_t n = end ? (size_t)(end - path) : strlen(path);
-		snprintf(out, len, "%.*s%s%s", (int)n, path, n ? "/" : "", cmd);
-		if (access(out, X_OK) == 0)
-			return true;
-		path = end ? end + 1 : path + n;
-	}
-	return false;
 }
 
 static bool valid_names(const char *list)
