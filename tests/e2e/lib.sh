@@ -133,6 +133,9 @@ $(cat "$3")"
 #   rows     the lines split on SEP, without blank and '#' lines
 #   ev(name...)  the rows with a field equal to one of the names
 #   num(s)   a count field as a number ("<not counted>" -> None)
+#   delta(r) the count of an -I line r: as num, but 0 for "<not counted>"
+#            with no time running (the command did not run in that
+#            interval: on a busy machine a task may wait out a whole one)
 # Fails (with the file) when EXPR raises.
 csv() {
 	python3 - "$@" <<'EOF' || { cat "$1" >&2; fail "cannot evaluate '$3' on the CSV output above"; }
@@ -152,6 +155,9 @@ def num(s):
     return float(s) if "." in s else int(s)
 def ev(*names):
     return [r for r in rows if any(n in r for n in names)]
+def delta(r):
+    v = num(r[1])
+    return 0 if v is None and num(r[4]) == 0 else v
 v = eval(expr)
 print(v)
 EOF
