@@ -50,6 +50,15 @@ sed -i "s/ renamed_$ksym\$/ $ksym/" "$proc/kallsyms"
 hpm_ok report -i "$E2E_TMP/k.prof" --sort sym,dso --csv
 expect_grep "that boot's table was saved" ",renamed_$ksym,\\[kernel.kallsyms\\]$" "$E2E_TMP/out"
 
+# hpmon record keeps the table when its profile has kernel samples (the
+# exec tracepoint fires in the kernel: one sample), unless --no-cache
+rm -f "$saved"
+hpm_ok record --no-cache -e sched:sched_process_exec -o "$E2E_TMP/x.prof" -- "$WORKLOADS/pages" 1
+[ ! -e "$saved" ] || fail "record --no-cache kept the kernel's symbols"
+hpm_ok record -e sched:sched_process_exec -o "$E2E_TMP/x.prof" -- "$WORKLOADS/pages" 1
+[ -f "$saved" ] || fail "record of a kernel sample kept no table at $saved"
+expect_eq "the table record saved is the user's only" 600 "$(stat -c %a "$saved")"
+
 # a profile without kernel samples reads no kernel symbols at all
 rm -f "$saved"
 hpm_ok record -e cpu-clock:u -c 100003 -o "$E2E_TMP/u.prof" -- "$WORKLOADS/ratio" 20000000

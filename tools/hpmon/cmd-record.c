@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "kcache.h"
 #include "launch.h"
 
 #define MAX_IDS 1024
@@ -32,6 +34,7 @@ struct record_opts {
 	bool events_given;
 	uint64_t period, freq;
 	bool random_period;
+	bool no_cache;
 	uint64_t seed;
 	enum hpm_callchain callchain;
 	uint32_t stack_bytes;
@@ -73,6 +76,7 @@ static const char record_usage[] =
 	"  -o, --output FILE      the profile (default hpmon.prof)\n"
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
 	"      --force            sample even above the kernel's sample-rate limit\n"
+	"      --no-cache         do not keep the kernel's symbols for later reports\n"
 	"  -q, --quiet            no summary on stderr\n"
 	"  -h, --help             this help\n"
 	"\n"
@@ -115,7 +119,7 @@ static int parse_callgraph(struct record_opts *o, const char *arg)
 	return -1;
 }
 
-enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE };
+enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE };
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
@@ -133,6 +137,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -196,6 +201,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->mmap_pages = (uint32_t)v;
 			break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_NO_CACHE: o->no_cache = true; break;
 		case 'q': o->quiet = true; break;
 		case 'h':
 			fputs(record_usage, stdout);
@@ -303,6 +309,7 @@ struct rec_run {
 	struct hpm_profile_writer *w;
 	struct hpm_record *rec;
 	int err;
+	uint64_t kernel_samples;
 	uint64_t chain[1025];      /* a call chain completed by hpm_record__entry_chain */
 };
 
@@ -311,6 +318,8 @@ static int on_record(const struct hpm_prec *p, void *arg)
 	struct rec_run *run = arg;
 	struct hpm_prec fixed;
 
+	if (p->type == HPM_PREC_SAMPLE && p->sample.mode == HPM_MODE_KERNEL)
+		run->kernel_samples++;
 	if (p->type == HPM_PREC_SAMPLE &&
 	    hpm_record__entry_chain(run->rec, &p->sample, &fixed.sample, run->chain,
 				    sizeof(run->chain) / sizeof(run->chain[0]))) {
@@ -649,6 +658,11 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	}
 	struct stat sb;
 	summary(o, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
+	if (run->kernel_samples && !o->no_cache) {
+		/* reports of this profile then find the kernel's symbols kept */
+		char dir[PATH_MAX];
+		kcache_ensure(hpm_ctx__procfs_root(ctx), kcache_dir(dir, sizeof(dir)));
+	}
 	ret = o->argv ? exit_status : got_signal && got_signal != SIGINT ? 128 + got_signal : 0;
 out:
 	if (ch.go_fd >= 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "kcache.h"
 #include "report.h"
 
 #define MAX_IDS 256
@@ -72,21 +73,6 @@ static int parse_ids(const char *s, pid_t *v, size_t *n)
 }
 
 enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE };
-
-/* Where report keeps the kernel's symbols of this boot (docs/hpmon-report.md):
- * $XDG_CACHE_HOME/hpmon, else $HOME/.cache/hpmon; NULL when neither is set. */
-static const char *cache_dir(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/hpmon", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, len, "%s/.cache/hpmon", home);
-	else
-		return NULL;
-	return n > 0 && (size_t)n < len ? buf : NULL;
-}
 
 /* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
@@ -210,7 +196,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	}
 
 	o.procfs = hpm_ctx__procfs_root(ctx);
-	o.cache_dir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
+	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);

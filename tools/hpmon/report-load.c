@@ -7,8 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include <hpmon/unwind.h>
+#include "kcache.h"
 #include "report.h"
 
 const char *const rep_key_names[SK_MAX] = { "comm", "pid", "tid", "dso", "sym", "line", "cpu" };
@@ -345,6 +349,51 @@ static uint32_t line_get(struct rep *r, const char *file, unsigned line)
 	return (uint32_t)r->nr_lines++;
 }
 
+/*
+ * The vdso of the profile's processes, when the profile was taken on this
+ * kernel: the vdso is a part of the kernel's image, the same in every
+ * process, so this process's own copy (from its [vdso] mapping) is the one
+ * they ran. It is put in a memory file to be read like any object. NULL
+ * (and errno) on another kernel or architecture.
+ */
+static struct hpm_dso *open_own_vdso(const struct rep *r)
+{
+	struct utsname u;
+	char line[512];
+	unsigned long lo = 0, hi = 0;
+	struct hpm_dso *d = NULL;
+
+	if (uname(&u) || !r->meta.kernel || !r->meta.arch || strcmp(r->meta.kernel, u.release) ||
+	    strcmp(r->meta.arch, u.machine)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			break;
+	fclose(f);
+	if (!lo || hi <= lo) {
+		errno = ENOENT;
+		return NULL;
+	}
+	int fd = (int)syscall(SYS_memfd_create, "vdso", 1u /* MFD_CLOEXEC */);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, (const void *)lo, hi - lo) == (ssize_t)(hi - lo)) {
+		char path[64];
+		struct hpm_dso_opts o = { .sz = sizeof(o) };
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		d = hpm_dso__open(path, &o);
+	}
+	int e = errno;
+	close(fd);
+	errno = e;
+	return d;
+}
+
 static void open_dso(struct rep *r, struct rep_dso *d)
 {
 	d->tried = true;
@@ -352,6 +401,9 @@ static void open_dso(struct rep *r, struct rep_dso *d)
 		struct hpm_dso_opts o = { .sz = sizeof(o), .debug_dir = r->o.debug_dir,
 					  .build_id = d->build_id, .build_id_len = d->build_id_len };
 		d->d = hpm_dso__open(d->path, &o);
+		d->open_err = d->d ? 0 : -errno;
+	} else if (d->kind == DK_VDSO) {
+		d->d = open_own_vdso(r);
 		d->open_err = d->d ? 0 : -errno;
 	} else if (d->kind == DK_ANON) {
 		char path[64];
@@ -361,70 +413,12 @@ static void open_dso(struct rep *r, struct rep_dso *d)
 	}
 }
 
-/* The first line of procfs file @name into @buf, without its newline. */
-static int read_line(const struct rep *r, const char *name, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", r->o.procfs ? r->o.procfs : "/proc", name);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	bool ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	buf[ok ? strcspn(buf, "\n") : 0] = '\0';
-	return ok && buf[0] ? 0 : -1;
-}
-
-/* Where the core kernel's symbols of this boot are kept (*path), and what
- * says they are this boot's (*key): the boot id and the kernel release. */
-static bool kallsyms_saved_path(const struct rep *r, char *path, size_t plen, char *key,
-				size_t klen)
-{
-	char boot[64], rel[128];
-	if (!r->o.cache_dir || read_line(r, "sys/kernel/random/boot_id", boot, sizeof(boot)) ||
-	    read_line(r, "sys/kernel/osrelease", rel, sizeof(rel)))
-		return false;
-	snprintf(key, klen, "boot %s kernel %s", boot, rel);
-	return (size_t)snprintf(path, plen, "%s/kallsyms", r->o.cache_dir) < plen;
-}
-
-/* mkdir -p @dir, private to the user. */
-static void make_dirs(const char *dir)
-{
-	char p[PATH_MAX];
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *c = p + 1; *c; c++)
-		if (*c == '/') {
-			*c = '\0';
-			mkdir(p, 0700);
-			*c = '/';
-		}
-	mkdir(p, 0700);
-}
-
-static struct hpm_kallsyms *read_kallsyms(const struct rep *r)
-{
-	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/kallsyms", r->o.procfs ? r->o.procfs : "/proc");
-	return hpm_kallsyms__load(path);
-}
-
-/* kallsyms: the table this boot's first report saved, else the kernel's
+/* kallsyms: the table this boot's first reader saved, else the kernel's
  * list (tens of ms of the kernel's time to produce), then saved. */
 static void *load_kallsyms(void *arg)
 {
 	struct rep *r = arg;
-	char saved[PATH_MAX], key[256];
-	bool cache = kallsyms_saved_path(r, saved, sizeof(saved), key, sizeof(key));
-
-	if (cache && (r->kallsyms = hpm_kallsyms__load_saved(saved, key)))
-		return NULL;
-	r->kallsyms = read_kallsyms(r);
-	r->kallsyms_full = true;
-	if (cache && r->kallsyms) {
-		make_dirs(r->o.cache_dir);
-		hpm_kallsyms__save(r->kallsyms, saved, key); /* a cache: failing is fine */
-	}
+	r->kallsyms = kcache_load(r->o.procfs, r->o.cache_dir, &r->kallsyms_full);
 	return NULL;
 }
 
@@ -460,7 +454,7 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 
 	if (!d->tried)
 		open_dso(r, d);
-	if (d->kind == DK_FILE && d->d) {
+	if ((d->kind == DK_FILE || d->kind == DK_VDSO) && d->d) {
 		struct hpm_symbol s;
 		if (hpm_dso__offset_to_addr(d->d, off, &l.addr))
 			l.addr = off;
@@ -494,7 +488,7 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 		}
 		if (r->kallsyms && !r->kallsyms_full && !hpm_kallsyms__covers(r->kallsyms, off)) {
 			/* outside the saved core kernel: a module's, BPF ... */
-			struct hpm_kallsyms *full = read_kallsyms(r);
+			struct hpm_kallsyms *full = kcache_read(r->o.procfs);
 			r->kallsyms_full = true;
 			if (full) {
 				hpm_kallsyms__free(r->kallsyms);
