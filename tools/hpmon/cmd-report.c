@@ -12,6 +12,7 @@
 
 #include "builtin.h"
 #include "kcache.h"
+#include "metric-args.h"
 #include "report.h"
 
 #define MAX_IDS 256
@@ -115,7 +116,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	enum rep_fmt fmt = REP_TEXT;
 	const char *sort = NULL;
 	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
-	struct rep_metrics_opts mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
+	struct metric_args mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
 	char cache[4096];
 	bool no_cache = false;
@@ -202,7 +203,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		rep_free(&r);
 		return HPM_EXIT_FAIL;
 	}
-	if (mo.nr_groups || mo.nr_inline || mo.nr_files) {
+	if (metric_args_any(&mo)) {
 		if (fmt == REP_FOLDED) {
 			rep_free(&r);
 			return usage_error("%s", "metrics are not shown in folded stacks");

@@ -950,9 +950,9 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	if (!o->events_given && !metrics_asked)
 		append_events(o, default_events());
 	struct stat_metrics_opts mo = {
-		.groups = o->mgroups, .nr_groups = o->nr_mgroups,
-		.inline_defs = o->minline, .nr_inline = o->nr_minline,
-		.files = o->mfiles, .nr_files = o->nr_mfiles,
+		.metrics = { .groups = o->mgroups, .nr_groups = o->nr_mgroups,
+			     .inline_defs = o->minline, .nr_inline = o->nr_minline,
+			     .files = o->mfiles, .nr_files = o->nr_mfiles },
 		.per_second = o->per_second, .per_kinst = o->per_kinst,
 	};
 	rc = stat_metrics_setup(ctx, &mo, &run.sm);

@@ -18,6 +18,7 @@
 #include <hpmon/metric.h>
 #include "advice.h"
 #include "builtin.h"
+#include "metric-args.h"
 #include "report.h"
 
 struct rep_metrics {
@@ -64,72 +65,6 @@ static bool has_counts(const struct rep *r, uint32_t e)
 	return r->ev_read[e] || (r->meta.events[e].trigger && r->ev_samples[e]);
 }
 
-/* The name of a --metric definition ("NAME = FORMULA") into @name. */
-static void inline_name(const char *def, char *name, size_t len)
-{
-	const char *eq = strchr(def, '=');
-	while (*def == ' ' || *def == '\t')
-		def++;
-	size_t n = eq && eq > def ? (size_t)(eq - def) : 0;
-	while (n && (def[n - 1] == ' ' || def[n - 1] == '\t'))
-		n--;
-	snprintf(name, len, "%.*s", (int)n, def);
-}
-
-static int load(struct hpm_ctx *ctx, const struct rep_metrics_opts *o, struct rep_metrics *m)
-{
-	struct hpm_parse_error err;
-	int rc;
-
-	m->ms = hpm_metricset__new(ctx, NULL);
-	if (!m->ms) {
-		fprintf(stderr, "hpmon report: cannot load the metrics: %s\n", strerror(errno));
-		return HPM_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < o->nr_files; i++) {
-		rc = hpm_metricset__add_file(m->ms, o->files[i], &err);
-		if (rc) {
-			fprintf(stderr, "hpmon report: %s\n", err.msg);
-			return rc == -HPM_ERR_SYNTAX ? HPM_EXIT_USAGE : HPM_EXIT_FAIL;
-		}
-	}
-	for (size_t i = 0; i < o->nr_inline; i++) {
-		rc = hpm_metricset__add_inline(m->ms, o->inline_defs[i], &err);
-		if (rc) {
-			fprintf(stderr, "hpmon report: %s\n", err.msg);
-			return HPM_EXIT_USAGE;
-		}
-	}
-	m->sel = hpm_msel__new(m->ms);
-	if (!m->sel)
-		return HPM_EXIT_FAIL;
-	for (size_t i = 0; i < o->nr_groups; i++) {
-		rc = hpm_msel__add(m->sel, o->groups[i], &err);
-		if (rc) {
-			advice_parse(stderr, o->groups[i], &err);
-			return HPM_EXIT_USAGE;
-		}
-	}
-	/* as hpmon stat: --metric's are shown, and a file's when -M names none */
-	for (size_t i = 0; i < o->nr_inline; i++) {
-		char name[128];
-		inline_name(o->inline_defs[i], name, sizeof(name));
-		if (hpm_msel__add(m->sel, name, &err))
-			return HPM_EXIT_USAGE;
-	}
-	for (size_t i = 0; i < o->nr_files && !o->nr_groups; i++) {
-		size_t fl = strlen(o->files[i]);
-		for (size_t k = 0; k < hpm_metricset__count(m->ms); k++) {
-			const struct hpm_metric *mt = hpm_metricset__metric(m->ms, k);
-			const char *orig = hpm_metric__origin(mt);
-			if (!strncmp(orig, o->files[i], fl) && orig[fl] == ':' &&
-			    hpm_msel__add(m->sel, hpm_metric__name(mt), &err))
-				return HPM_EXIT_USAGE;
-		}
-	}
-	return HPM_EXIT_OK;
-}
-
 /* Which events the profile has, and counts of them at samples. */
 static void explain_missing(const struct rep *r, struct rep_metrics *m, const char *missing)
 {
@@ -160,7 +95,7 @@ static void explain_missing(const struct rep *r, struct rep_metrics *m, const ch
 		"  hpmon record -e '{%s}' ...\n", need);
 }
 
-int rep_metrics_setup(struct hpm_ctx *ctx, const struct rep_metrics_opts *o, struct rep *r)
+int rep_metrics_setup(struct hpm_ctx *ctx, const struct metric_args *o, struct rep *r)
 {
 	struct rep_metrics *m = calloc(1, sizeof(*m));
 	struct hpm_event_id *ids = NULL;
@@ -169,7 +104,7 @@ int rep_metrics_setup(struct hpm_ctx *ctx, const struct rep_metrics_opts *o, str
 
 	if (!m)
 		return HPM_EXIT_FAIL;
-	rc = load(ctx, o, m);
+	rc = metric_args_load(ctx, "report", o, &m->ms, &m->sel);
 	if (rc)
 		goto out;
 	ids = calloc(r->nr_ev, sizeof(*ids));

@@ -159,14 +159,6 @@ int rep_parse_sort(const char *s, enum sort_key *keys, size_t *nr, char *bad, si
 extern const char *const rep_key_names[SK_MAX];
 
 /* report-metrics.c: metric formulas (docs/metrics.md) per row */
-struct rep_metrics_opts {
-	const char *const *groups;        /* -M values */
-	size_t nr_groups;
-	const char *const *inline_defs;   /* --metric values */
-	size_t nr_inline;
-	const char *const *files;         /* --metrics-file values */
-	size_t nr_files;
-};
 
 struct hpm_ctx;
 struct hpm_value;
@@ -174,7 +166,8 @@ struct hpm_value;
 /* Select the metrics and bind them to the loaded profile's events; sets
  * r->metrics. HPM_EXIT_OK, or prints why (the events the profile lacks and
  * the group to record them with) and returns another HPM_EXIT_*. */
-int rep_metrics_setup(struct hpm_ctx *ctx, const struct rep_metrics_opts *o, struct rep *r);
+struct metric_args;
+int rep_metrics_setup(struct hpm_ctx *ctx, const struct metric_args *o, struct rep *r);
 void rep_metrics_free(struct rep_metrics *m);
 size_t rep_metrics_count(const struct rep_metrics *m);
 const char *rep_metrics_name(const struct rep_metrics *m, size_t i);

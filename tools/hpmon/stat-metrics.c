@@ -17,6 +17,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "metric-args.h"
 #include "stat.h"
 
 struct stat_metrics {
@@ -124,8 +125,7 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 		       struct stat_metrics **out)
 {
 	struct stat_metrics *sm = calloc(1, sizeof(*sm));
-	struct hpm_parse_error err;
-	bool any = o->nr_groups || o->nr_inline || o->nr_files;
+	bool any = metric_args_any(&o->metrics);
 	int rc;
 
 	*out = NULL;
@@ -135,64 +135,10 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 	sm->per_second = o->per_second;
 	sm->per_kinst = o->per_kinst;
 	sm->kinst = SIZE_MAX;
-	sm->ms = hpm_metricset__new(ctx, NULL);
-	if (!sm->ms) {
-		fprintf(stderr, "hpmon stat: cannot load the metrics: %s\n", strerror(errno));
+	rc = metric_args_load(ctx, "stat", &o->metrics, &sm->ms, &sm->sel);
+	if (rc) {
 		stat_metrics_free(sm);
-		return HPM_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < o->nr_files; i++) {
-		rc = hpm_metricset__add_file(sm->ms, o->files[i], &err);
-		if (rc) {
-			fprintf(stderr, "hpmon stat: %s\n", err.msg);
-			stat_metrics_free(sm);
-			return rc == -HPM_ERR_SYNTAX ? HPM_EXIT_USAGE : HPM_EXIT_FAIL;
-		}
-	}
-	for (size_t i = 0; i < o->nr_inline; i++) {
-		rc = hpm_metricset__add_inline(sm->ms, o->inline_defs[i], &err);
-		if (rc) {
-			fprintf(stderr, "hpmon stat: %s\n", err.msg);
-			if (err.pos <= strlen(o->inline_defs[i]) && strlen(o->inline_defs[i]) < 200)
-				fprintf(stderr, "  %s\n  %*s^\n", o->inline_defs[i], (int)err.pos, "");
-			stat_metrics_free(sm);
-			return HPM_EXIT_USAGE;
-		}
-	}
-	sm->sel = hpm_msel__new(sm->ms);
-	if (!sm->sel) {
-		stat_metrics_free(sm);
-		return HPM_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < o->nr_groups; i++) {
-		rc = hpm_msel__add(sm->sel, o->groups[i], &err);
-		if (rc) {
-			advice_parse(stderr, o->groups[i], &err);
-			stat_metrics_free(sm);
-			return HPM_EXIT_USAGE;
-		}
-	}
-	/* inline metrics are shown; a file's when -M names none of them */
-	for (size_t i = 0; i < o->nr_inline; i++) {
-		char name[128];
-		const char *eq = strchr(o->inline_defs[i], '=');
-		const char *b = o->inline_defs[i];
-		while (*b == ' ' || *b == '\t')
-			b++;
-		size_t n = eq ? (size_t)(eq - b) : 0;
-		while (n && (b[n - 1] == ' ' || b[n - 1] == '\t'))
-			n--;
-		snprintf(name, sizeof(name), "%.*s", (int)n, b);
-		hpm_msel__add(sm->sel, name, &err);
-	}
-	for (size_t i = 0; i < o->nr_files && !o->nr_groups; i++) {
-		for (size_t k = 0; k < hpm_metricset__count(sm->ms); k++) {
-			const struct hpm_metric *m = hpm_metricset__metric(sm->ms, k);
-			const char *orig = hpm_metric__origin(m);
-			size_t fl = strlen(o->files[i]);
-			if (!strncmp(orig, o->files[i], fl) && orig[fl] == ':')
-				hpm_msel__add(sm->sel, hpm_metric__name(m), &err);
-		}
+		return rc;
 	}
 	/* perf's figures beside the counts */
 	hpm_msel__add_bound(sm->sel, "default");

@@ -13,6 +13,7 @@
 
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
+#include "metric-args.h"
 
 enum stat_agg { AGG_GLOBAL, AGG_THREAD, AGG_PROCESS, AGG_CPU };
 enum stat_fmt { FMT_HUMAN, FMT_CSV, FMT_JSON };
@@ -119,12 +120,7 @@ struct stat_out {
 /* ---- metrics (stat-metrics.c) ---- */
 
 struct stat_metrics_opts {
-	const char *const *groups;       /* -M values */
-	size_t nr_groups;
-	const char *const *inline_defs;  /* --metric values */
-	size_t nr_inline;
-	const char *const *files;        /* --metrics-file values */
-	size_t nr_files;
+	struct metric_args metrics;      /* -M, --metric, --metrics-file */
 	bool per_second, per_kinst;
 };
 
