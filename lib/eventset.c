@@ -28,6 +28,7 @@
 
 #include "eventset-internal.h"
 #include "evlist-internal.h"
+#include "location-internal.h"
 #include "marker-internal.h"
 
 struct es_event {
@@ -227,7 +228,7 @@ struct hpm_eventset *hpm_eventset__new_attrs(const struct perf_event_attr *attrs
 
 static bool is_program_event(const struct hpm_event *ev)
 {
-	return !strcmp(ev->pmu, "exec") || !strcmp(ev->pmu, "sw");
+	return hpm__event_is_location(ev) || hpm__event_is_marker(ev);
 }
 
 struct hpm_eventset *hpm_eventset__new(struct hpm_ctx *ctx, const char *spec,

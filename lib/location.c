@@ -229,7 +229,7 @@ int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bo
 					    "'%.*s': a software counter is named like a C "
 					    "identifier (HPM_COUNT(NAME)); sw: takes no modifiers",
 					    (int)len, s);
-		ev->kind = HPM_EV_SOFTWARE;
+		ev->kind = HPM_EV_SWCOUNTER;
 		ev->attr.type = PERF_TYPE_SOFTWARE;
 		ev->attr.config = PERF_COUNT_SW_DUMMY;
 		snprintf(ev->pmu, sizeof(ev->pmu), "sw");
@@ -242,7 +242,7 @@ int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bo
 	/* A placeholder until a session resolves it: an empty breakpoint,
 	 * which the kernel refuses (EINVAL), so that a tool opening it as it
 	 * is fails instead of counting nothing. */
-	ev->kind = HPM_EV_BREAKPOINT;
+	ev->kind = HPM_EV_LOCATION;
 	ev->attr.type = PERF_TYPE_BREAKPOINT;
 	ev->attr.bp_type = HW_BREAKPOINT_EMPTY;
 	ev->attr.sample_period = 1;
@@ -253,12 +253,12 @@ int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bo
 
 bool hpm__event_is_location(const struct hpm_event *ev)
 {
-	return !strcmp(ev->pmu, "exec");
+	return ev->kind == HPM_EV_LOCATION;
 }
 
 bool hpm__event_is_marker(const struct hpm_event *ev)
 {
-	return !strcmp(ev->pmu, "sw");
+	return ev->kind == HPM_EV_SWCOUNTER;
 }
 
 /* ---- ELF facts (libelf) ---- */

@@ -14,6 +14,7 @@
 
 #include <hpmon/counters.h>
 #include "evlist-internal.h"
+#include "location-internal.h"
 #include "marker-internal.h"
 #include "pmu-internal.h"
 #include "session-internal.h"
@@ -117,7 +118,7 @@ int hpm_markers__set_events(struct hpm_markers *m, const struct hpm_evlist *list
 
 	for (size_t i = 0; i < list->nr; i++) {
 		const struct hpm_event *ev = &list->ev[i];
-		if (!strcmp(ev->pmu, "exec"))
+		if (hpm__event_is_location(ev))
 			continue; /* a location: hpmon's own breakpoint or uprobe */
 		if (n == HPM_MK_MAX_EVENTS) {
 			rc = -E2BIG;
@@ -127,7 +128,7 @@ int hpm_markers__set_events(struct hpm_markers *m, const struct hpm_evlist *list
 		memset(e, 0, sizeof(*e));
 		e->list_idx = (uint32_t)i;
 		snprintf(e->name, sizeof(e->name), "%s", ev->name);
-		if (!strcmp(ev->pmu, "sw")) {
+		if (hpm__event_is_marker(ev)) {
 			e->kind = HPM_MK_EV_SW;
 			snprintf(e->sw_name, sizeof(e->sw_name), "%s", ev->name + 3);
 		} else {
@@ -399,7 +400,7 @@ static bool session_read(const struct hpm_session *s, size_t idx, pid_t pid, pid
 			 struct hpm_count *out)
 {
 	const struct hpm_event *ev = &s->list->ev[idx];
-	bool sw = !strcmp(ev->pmu, "sw");
+	bool sw = hpm__event_is_marker(ev);
 
 	if (!s->markers || (!sw && !s->marked))
 		return false;
@@ -429,7 +430,7 @@ bool hpm__markers_session_read(const struct hpm_session *s, size_t idx, size_t f
 		 * counts are all on the first */
 		if (s->target == HPM_TARGET_PIDS || s->target == HPM_TARGET_TIDS)
 			tid = s->slot_pid[from];
-		else if (from > 0 && s->markers && (s->marked || !strcmp(s->list->ev[idx].pmu, "sw"))) {
+		else if (from > 0 && s->markers && (s->marked || hpm__event_is_marker(&s->list->ev[idx]))) {
 			memset(out, 0, sizeof(*out));
 			return true;
 		}
@@ -446,10 +447,10 @@ bool hpm__markers_session_read_task(const struct hpm_session *s, size_t idx, pid
 const char *hpm__markers_session_message(const struct hpm_session *s, size_t idx)
 {
 	const struct hpm_event *ev = &s->list->ev[idx];
-	if (!strcmp(ev->pmu, "sw") && !s->markers)
+	if (hpm__event_is_marker(ev) && !s->markers)
 		return "software counters are published by the program through hpmon's markers "
 		       "area, which this session has none of (hpmon stat -e sw:NAME -- PROG)";
-	if (s->marked && !strcmp(ev->pmu, "exec"))
+	if (s->marked && hpm__event_is_location(ev))
 		return "exec: events count in hpmon, not in the program, and cannot be limited "
 		       "to what the program marks";
 	return NULL;

@@ -391,7 +391,8 @@ static void make_attr(struct hpm_record *r, size_t i)
 		return;
 	}
 	r->trigger[i] = true;
-	bool fixed = ev->kind == HPM_EV_BREAKPOINT || ev->kind == HPM_EV_TRACEPOINT;
+	bool fixed = ev->kind == HPM_EV_BREAKPOINT || ev->kind == HPM_EV_TRACEPOINT ||
+		     ev->kind == HPM_EV_LOCATION;
 	if (r->o.period) {
 		a->sample_period = r->o.period;
 		a->freq = 0;

@@ -50,6 +50,10 @@ enum hpm_event_kind {
 	HPM_EV_TRACEPOINT,    /* subsys:name */
 	HPM_EV_BREAKPOINT,    /* mem:ADDR */
 	HPM_EV_NATIVE,        /* libpfm4 native name */
+	HPM_EV_LOCATION,      /* exec:FUNC ...: executions of a code location,
+			       * resolved against the program by a session
+			       * (docs/location-events.md) */
+	HPM_EV_SWCOUNTER,     /* sw:NAME: a software counter of <hpmon/marker.h> */
 };
 
 struct hpm_event;   /* one resolved event, owned by its list */

@@ -118,10 +118,10 @@ static void test_evlist(void **state)
 	const struct hpm_event *ev = hpm_evlist__event(list, 1);
 	assert_string_equal(hpm_event__name(ev), "exec:hpm_work");
 	assert_string_equal(hpm_event__pmu(ev), "exec");
-	assert_int_equal(hpm_event__kind(ev), HPM_EV_BREAKPOINT);
+	assert_int_equal(hpm_event__kind(ev), HPM_EV_LOCATION);
 	ev = hpm_evlist__event(list, 2);
 	assert_string_equal(hpm_event__pmu(ev), "sw");
-	assert_int_equal(hpm_event__kind(ev), HPM_EV_SOFTWARE);
+	assert_int_equal(hpm_event__kind(ev), HPM_EV_SWCOUNTER);
 	assert_false(hpm_event__is_clock(ev));
 	hpm_evlist__free(list);
 

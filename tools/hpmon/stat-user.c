@@ -77,9 +77,9 @@ int stat_user_check(const struct stat_user_opts *uo, struct hpm_ctx *ctx,
 
 	*out = NULL;
 	for (size_t i = 0; i < hpm_evlist__count(list); i++) {
-		const char *pmu = hpm_event__pmu(hpm_evlist__event(list, i));
-		sw |= !strcmp(pmu, "sw");
-		locations |= !strcmp(pmu, "exec");
+		enum hpm_event_kind k = hpm_event__kind(hpm_evlist__event(list, i));
+		sw |= k == HPM_EV_SWCOUNTER;
+		locations |= k == HPM_EV_LOCATION;
 	}
 	bool want_area = sw || uo->regions || uo->marked || uo->enable || uo->disable;
 	bool launched = argv && !attach;
