@@ -126,48 +126,8 @@ uint64_t hpm_record__default_period(const struct hpm_event *ev)
 	}
 }
 
-static int parse_cpulist(const char *s, int **out, size_t *nr)
-{
-	int *v = NULL;
-	size_t n = 0;
-
-	for (const char *p = s; *p;) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p)
-			break;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			p = end;
-		}
-		if (lo < 0 || hi < lo || hi > 65535)
-			break;
-		int *nv = realloc(v, (n + (size_t)(hi - lo + 1)) * sizeof(*v));
-		if (!nv) {
-			free(v);
-			return -ENOMEM;
-		}
-		v = nv;
-		for (long c = lo; c <= hi; c++)
-			v[n++] = (int)c;
-		if (*p != ',')
-			break;
-		p++;
-	}
-	if (!n) {
-		free(v);
-		return -HPM_ERR_SYSFS;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-}
-
 static int setup_cpus(struct hpm_record *r)
 {
-	char path[PATH_MAX], buf[4096];
-
 	if (r->o.cpus && r->o.nr_cpus) {
 		r->cpu = malloc(r->o.nr_cpus * sizeof(int));
 		if (!r->cpu)
@@ -176,13 +136,7 @@ static int setup_cpus(struct hpm_record *r)
 		r->nr_cpu = r->o.nr_cpus;
 		return 0;
 	}
-	if (hpm__path(path, sizeof(path), r->ctx->sysfs, "devices/system/cpu/online"))
-		return -ENAMETOOLONG;
-	if (hpm__read_text(path, buf, sizeof(buf)) < 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		snprintf(buf, sizeof(buf), "0-%ld", c > 0 ? c - 1 : 0);
-	}
-	return parse_cpulist(buf, &r->cpu, &r->nr_cpu);
+	return hpm__online_cpus(r->ctx, &r->cpu, &r->nr_cpu);
 }
 
 static int add_tid(struct hpm_record *r, pid_t tid, size_t *cap)
@@ -216,23 +170,8 @@ static int setup_threads(struct hpm_record *r)
 	case HPM_TARGET_CPUS:
 		return add_tid(r, -1, &cap);
 	case HPM_TARGET_PIDS:
-		for (size_t i = 0; i < r->o.nr_ids && !rc; i++) {
-			char path[PATH_MAX];
-			struct dirent *de;
-			DIR *d;
-			if (hpm__path(path, sizeof(path), r->ctx->procfs, "%d/task",
-				      (int)r->o.ids[i]))
-				return -ENAMETOOLONG;
-			if (!(d = opendir(path)))
-				return -ESRCH;
-			while (!rc && (de = readdir(d))) {
-				char *end;
-				long tid = strtol(de->d_name, &end, 10);
-				if (!*end && tid > 0)
-					rc = add_tid(r, (pid_t)tid, &cap);
-			}
-			closedir(d);
-		}
+		for (size_t i = 0; i < r->o.nr_ids && !rc; i++)
+			rc = hpm__add_threads(r->ctx, r->o.ids[i], &r->thr, &r->nr_thr, &cap);
 		return rc ? rc : r->nr_thr ? 0 : -ESRCH;
 	}
 	return -EINVAL;

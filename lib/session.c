@@ -45,9 +45,7 @@ double hpm_count__pct_running(const struct hpm_count *c)
 	return 100.0 * (double)c->running / (double)c->enabled;
 }
 
-/* Threads of process @pid from procfs, appended to *v. */
-static int add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v,
-		       size_t *n, size_t *cap)
+int hpm__add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v, size_t *n, size_t *cap)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -79,7 +77,7 @@ static int add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v,
 	return 0;
 }
 
-static int online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr)
+int hpm__online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr)
 {
 	char path[PATH_MAX], buf[4096];
 	int *v = NULL;
@@ -145,7 +143,7 @@ static int setup_slots(struct hpm_session *s, const struct hpm_session_opts *o)
 		break;
 	case HPM_TARGET_PIDS:
 		for (size_t i = 0; i < o->nr_ids && !rc; i++)
-			rc = add_threads(s->ctx, o->ids[i], &pids, &n, &cap);
+			rc = hpm__add_threads(s->ctx, o->ids[i], &pids, &n, &cap);
 		break;
 	case HPM_TARGET_TIDS:
 		if (!o->nr_ids)
@@ -165,7 +163,7 @@ static int setup_slots(struct hpm_session *s, const struct hpm_session_opts *o)
 			memcpy(cpus, o->cpus, o->nr_cpus * sizeof(*cpus));
 			n = o->nr_cpus;
 		} else {
-			rc = online_cpus(s->ctx, &cpus, &n);
+			rc = hpm__online_cpus(s->ctx, &cpus, &n);
 			if (rc)
 				return rc;
 		}
