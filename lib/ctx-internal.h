@@ -3,7 +3,9 @@
 #define HPM_CTX_INTERNAL_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <hpmon/hpmon.h>
 
 struct hpm_ctx {
@@ -12,6 +14,14 @@ struct hpm_ctx {
 	char tracefs[PATH_MAX]; /* "" when none */
 	hpm_log_fn log;
 	void *log_arg;
+	/* The PMUs sysfs lists, read once (pmu.c): resolving one event list
+	 * walks them many times (core PMUs, instances, aliases written alone),
+	 * and sysfs does not change under a running tool. */
+	pthread_mutex_t pmu_lock;
+	bool pmus_read;
+	int pmus_err;
+	char **pmus;            /* core PMUs first, then the rest, each sorted */
+	size_t nr_pmus;
 };
 
 /* Log through the context's callback, if any. */

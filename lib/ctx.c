@@ -31,6 +31,8 @@ static int is_dir(const char *p)
 struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 {
 	struct hpm_ctx *ctx = calloc(1, sizeof(*ctx));
+	if (ctx)
+		pthread_mutex_init(&ctx->pmu_lock, NULL);
 	const char *sysfs = "/sys", *procfs = "/proc", *tracefs = NULL;
 	int err;
 
@@ -74,6 +76,12 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 
 void hpm_ctx__free(struct hpm_ctx *ctx)
 {
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < ctx->nr_pmus; i++)
+		free(ctx->pmus[i]);
+	free(ctx->pmus);
+	pthread_mutex_destroy(&ctx->pmu_lock);
 	free(ctx);
 }
 

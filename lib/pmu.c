@@ -3,9 +3,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -227,24 +227,48 @@ void hpm__free_names(char **v, size_t n)
 	free(v);
 }
 
-int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
+/* The PMU names, core PMUs first, then the rest, each alphabetically:
+ * read from sysfs at the first call, kept in the context. */
+static int read_pmus(struct hpm_ctx *ctx)
 {
 	char dir[PATH_MAX];
-	char **names;
-	size_t n;
+	char **names = NULL, **v;
+	size_t n = 0, k = 0;
 	int rc = hpm_pmu__devices_dir(ctx, dir, sizeof(dir));
 
-	if (rc)
-		return rc;
-	rc = hpm__list_dir(dir, false, &names, &n);
+	if (!rc)
+		rc = hpm__list_dir(dir, false, &names, &n);
 	if (rc)
 		return rc == -ENOENT ? 0 : rc;
-	/* core PMUs first, then the rest, each alphabetically */
-	for (int pass = 0; pass < 2 && rc == 0; pass++)
-		for (size_t i = 0; i < n && rc == 0; i++)
+	if (!(v = malloc((n ? n : 1) * sizeof(*v)))) {
+		hpm__free_names(names, n);
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
 			if (hpm_pmu__is_core(ctx, names[i]) == (pass == 0))
-				rc = fn(names[i], arg);
-	hpm__free_names(names, n);
+				v[k++] = names[i];
+	free(names); /* the strings moved to v */
+	ctx->pmus = v;
+	ctx->nr_pmus = k;
+	return 0;
+}
+
+int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
+{
+	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* its cache only */
+	int rc = 0;
+
+	pthread_mutex_lock(&c->pmu_lock);
+	if (!c->pmus_read) {
+		c->pmus_err = read_pmus(c);
+		c->pmus_read = true;
+	}
+	pthread_mutex_unlock(&c->pmu_lock);
+	if (c->pmus_err)
+		return c->pmus_err;
+	for (size_t i = 0; i < c->nr_pmus && rc == 0; i++)
+		rc = fn(c->pmus[i], arg);
 	return rc;
 }
 
