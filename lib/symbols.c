@@ -208,38 +208,38 @@ bool hpm_dso__has_lines(const struct hpm_dso *d)
 	return m->lines == 1;
 }
 
-int hpm_dso__offset_to_addr(const struct hpm_dso *d, uint64_t off, uint64_t *addr)
+/* The loaded segment that holds file offset @v (@by_offset) or address @v. */
+static bool load_segment(const struct hpm_dso *d, uint64_t v, bool by_offset, GElf_Phdr *ph)
 {
 	size_t n;
 	if (elf_getphdrnum(d->elf, &n))
-		return -ENOENT;
+		return false;
 	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(d->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (!gelf_getphdr(d->elf, (int)i, ph) || ph->p_type != PT_LOAD)
 			continue;
-		if (off >= ph.p_offset && off < ph.p_offset + ph.p_filesz) {
-			*addr = off - ph.p_offset + ph.p_vaddr;
-			return 0;
-		}
+		uint64_t start = by_offset ? ph->p_offset : ph->p_vaddr;
+		if (v >= start && v < start + ph->p_filesz)
+			return true;
 	}
-	return -ENOENT;
+	return false;
+}
+
+int hpm_dso__offset_to_addr(const struct hpm_dso *d, uint64_t off, uint64_t *addr)
+{
+	GElf_Phdr ph;
+	if (!load_segment(d, off, true, &ph))
+		return -ENOENT;
+	*addr = off - ph.p_offset + ph.p_vaddr;
+	return 0;
 }
 
 int hpm_dso__addr_to_offset(const struct hpm_dso *d, uint64_t addr, uint64_t *off)
 {
-	size_t n;
-	if (elf_getphdrnum(d->elf, &n))
+	GElf_Phdr ph;
+	if (!load_segment(d, addr, false, &ph))
 		return -ENOENT;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(d->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
-			return 0;
-		}
-	}
-	return -ENOENT;
+	*off = addr - ph.p_vaddr + ph.p_offset;
+	return 0;
 }
 
 static void inline_chain(struct hpm_dso *d, GElf_Addr a, struct hpm_symbol *out)

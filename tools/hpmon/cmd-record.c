@@ -27,7 +27,6 @@
 #include "kcache.h"
 #include "launch.h"
 
-#define MAX_IDS 1024
 
 struct record_opts {
 	char events[4096];
@@ -38,12 +37,7 @@ struct record_opts {
 	uint64_t seed;
 	enum hpm_callchain callchain;
 	uint32_t stack_bytes;
-	pid_t ids[MAX_IDS];
-	size_t nr_ids;
-	bool by_tid;
-	bool system;
-	int cpus[MAX_IDS];
-	size_t nr_cpus;
+	struct target tg;           /* -p, -t, -a, -C */
 	const char *output;
 	uint32_t mmap_pages;
 	bool force;
@@ -142,8 +136,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, tmp[MAX_IDS];
-	size_t n;
+	const char *why;
+	int c;
 	uint64_t v;
 
 	o->output = "hpmon.prof";
@@ -181,18 +175,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'p':
 		case 't':
-			if (parse_list(optarg, tmp, MAX_IDS, &n, false))
-				return usage_error("'%s' is not a list of process or thread ids", optarg);
-			for (size_t i = 0; i < n; i++)
-				o->ids[i] = tmp[i];
-			o->nr_ids = n;
-			o->by_tid = c == 't';
-			break;
-		case 'a': o->system = true; break;
+		case 'a':
 		case 'C':
-			if (parse_list(optarg, o->cpus, MAX_IDS, &o->nr_cpus, true))
-				return usage_error("'%s' is not a CPU list (e.g. 0,2-3)", optarg);
-			o->system = true;
+			if (target_option(&o->tg, c, optarg, &why) < 0)
+				return usage_error(why, optarg);
 			break;
 		case 'o': o->output = optarg; break;
 		case 'm':
@@ -217,11 +203,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		o->argv = NULL;
 	if (o->period && o->freq)
 		return usage_error("%s", "-c and -F exclude each other");
-	if (o->system && o->nr_ids)
+	if (o->tg.system && o->tg.nr_ids)
 		return usage_error("%s", "-a/-C and -p/-t exclude each other");
-	if (!o->argv && !o->system && !o->nr_ids)
+	if (!o->argv && !o->tg.system && !o->tg.nr_ids)
 		return usage_error("%s", "nothing to record: give a COMMAND, -p PID, -t TID or -a");
-	if (o->argv && o->nr_ids)
+	if (o->argv && o->tg.nr_ids)
 		return usage_error("%s", "-p/-t and a COMMAND exclude each other (with -a, the "
 				   "COMMAND says how long to record)");
 	return 0;
@@ -353,14 +339,14 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 	if (!ev)
 		return NULL;
 	uname(&u);
-	if (o->argv && o->system) {
+	if (o->argv && o->tg.system) {
 		join_argv(o->argv, target, sizeof(target));
 		snprintf(cmd, sizeof(cmd), "[system-wide] %s", target);
 	} else if (o->argv) {
 		join_argv(o->argv, cmd, sizeof(cmd));
 	} else {
-		snprintf(target, sizeof(target), o->system ? "[system-wide]" : "[%s %d%s]",
-			 o->by_tid ? "thread" : "process", (int)o->ids[0], o->nr_ids > 1 ? ",..." : "");
+		snprintf(target, sizeof(target), o->tg.system ? "[system-wide]" : "[%s %d%s]",
+			 o->tg.by_tid ? "thread" : "process", (int)o->tg.ids[0], o->tg.nr_ids > 1 ? ",..." : "");
 		snprintf(cmd, sizeof(cmd), "%s", target);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -435,9 +421,9 @@ static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
 		}
 		if (got_signal)
 			return 0;
-		bool alive = o->nr_ids == 0;
-		for (size_t i = 0; i < o->nr_ids; i++)
-			if (kill(o->ids[i], 0) == 0 || errno == EPERM)
+		bool alive = o->tg.nr_ids == 0;
+		for (size_t i = 0; i < o->tg.nr_ids; i++)
+			if (kill(o->tg.ids[i], 0) == 0 || errno == EPERM)
 				alive = true;
 		if (!alive)
 			return 0;
@@ -520,7 +506,7 @@ static void open_failed(struct hpm_ctx *ctx, struct hpm_evlist *list,
 	if (m)
 		snprintf(why, sizeof(why), "%s", m);
 	else
-		advice_open(ctx, ev, err, o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH
+		advice_open(ctx, ev, err, o->tg.system ? ADVICE_SYSTEM : o->tg.nr_ids ? ADVICE_ATTACH
 								: ADVICE_COMMAND, why, sizeof(why));
 	fprintf(stderr, "hpmon record: cannot sample '%s': %s\n", hpm_event__name(ev), why);
 }
@@ -532,7 +518,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, NULL);
 	struct hpm_record *rec = NULL;
 	struct rec_run *run = calloc(1, sizeof(*run));
-	pid_t ids[MAX_IDS];
+	pid_t ids[TARGET_MAX_IDS];
 	int status = 0, rc, ret = HPM_EXIT_FAIL;
 	bool locations = has_locations(list);
 	uint64_t t0;
@@ -552,7 +538,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		ret = HPM_EXIT_USAGE;
 		goto out;
 	}
-	if (locations && o->argv && !o->system && !o->nr_ids &&
+	if (locations && o->argv && !o->tg.system && !o->tg.nr_ids &&
 	    !locations_fit(list, o->argv[0])) {
 		ret = HPM_EXIT_USAGE;
 		goto out;
@@ -561,15 +547,15 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		fprintf(stderr, "hpmon record: cannot start '%s': %s\n", o->argv[0], strerror(-rc));
 		goto out;
 	}
-	if (o->system) {
+	if (o->tg.system) {
 		ro.target = HPM_TARGET_CPUS;
-		ro.cpus = o->nr_cpus ? o->cpus : NULL;
-		ro.nr_cpus = o->nr_cpus;
-	} else if (o->nr_ids) {
-		ro.target = o->by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
-		memcpy(ids, o->ids, o->nr_ids * sizeof(pid_t));
+		ro.cpus = o->tg.nr_cpus ? o->tg.cpus : NULL;
+		ro.nr_cpus = o->tg.nr_cpus;
+	} else if (o->tg.nr_ids) {
+		ro.target = o->tg.by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
+		memcpy(ids, o->tg.ids, o->tg.nr_ids * sizeof(pid_t));
 		ro.ids = ids;
-		ro.nr_ids = o->nr_ids;
+		ro.nr_ids = o->tg.nr_ids;
 	} else {
 		ro.target = HPM_TARGET_EXEC;
 		ids[0] = ch.pid;

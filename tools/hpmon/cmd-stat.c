@@ -25,7 +25,6 @@
 #include "stat.h"
 #include "stat-user.h"
 
-#define MAX_IDS 1024
 #define MAX_METRIC_ARGS 64
 /* How often counts are read to estimate the uncertainty of multiplexed
  * ones (hpm_slices): at least this, more rarely when reading is slow. */
@@ -34,12 +33,7 @@
 struct stat_opts {
 	char events[4096];
 	bool events_given;
-	pid_t ids[MAX_IDS];
-	size_t nr_ids;
-	bool by_tid;
-	bool system;
-	int cpus[MAX_IDS];
-	size_t nr_cpus;
+	struct target tg;           /* -p, -t, -a, -C */
 	enum stat_agg agg;
 	long interval_ms;
 	int repeat;
@@ -123,12 +117,12 @@ static int check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o)
 			online[strcspn(online, "\n")] = '\0';
 		fclose(f);
 	}
-	for (size_t i = 0; i < o->nr_cpus; i++) {
+	for (size_t i = 0; i < o->tg.nr_cpus; i++) {
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
-			 hpm_ctx__sysfs_root(ctx), o->cpus[i]);
+			 hpm_ctx__sysfs_root(ctx), o->tg.cpus[i]);
 		if (access(path, F_OK) != 0) {
 			fprintf(stderr, "hpmon stat: CPU %d does not exist here (online CPUs: %s)\n",
-				o->cpus[i], online[0] ? online : "unknown");
+				o->tg.cpus[i], online[0] ? online : "unknown");
 			return HPM_EXIT_USAGE;
 		}
 	}
@@ -186,8 +180,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, tmp[MAX_IDS];
-	size_t n;
+	const char *why;
+	int c;
 	char *end;
 
 	o->repeat = 1;
@@ -201,18 +195,10 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'p':
 		case 't':
-			if (parse_list(optarg, tmp, MAX_IDS, &n, false))
-				return usage_error("'%s' is not a list of process or thread ids", optarg);
-			for (size_t i = 0; i < n; i++)
-				o->ids[i] = tmp[i];
-			o->nr_ids = n;
-			o->by_tid = c == 't';
-			break;
-		case 'a': o->system = true; break;
+		case 'a':
 		case 'C':
-			if (parse_list(optarg, o->cpus, MAX_IDS, &o->nr_cpus, true))
-				return usage_error("'%s' is not a CPU list (e.g. 0,2-3)", optarg);
-			o->system = true;
+			if (target_option(&o->tg, c, optarg, &why) < 0)
+				return usage_error(why, optarg);
 			break;
 		case 'A': o->agg = AGG_CPU; break;
 		case OPT_PER_THREAD: o->agg = AGG_THREAD; break;
@@ -270,19 +256,19 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		o->argv = NULL;
 	if (o->sep && o->json)
 		return usage_error("%s", "-x and --json exclude each other");
-	if (o->system && o->nr_ids)
+	if (o->tg.system && o->tg.nr_ids)
 		return usage_error("%s", "-a/-C and -p/-t exclude each other");
-	if (!o->argv && !o->system && !o->nr_ids)
+	if (!o->argv && !o->tg.system && !o->tg.nr_ids)
 		return usage_error("%s", "nothing to count: give a COMMAND, -p PID, -t TID or -a");
-	if (o->agg == AGG_CPU && !o->system)
+	if (o->agg == AGG_CPU && !o->tg.system)
 		return usage_error("%s", "-A/--per-cpu needs -a or -C");
-	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->system)
+	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->tg.system)
 		return usage_error("%s", "--per-thread/--per-process need a command, -p or -t");
 	if (o->repeat > 1 && !o->argv)
 		return usage_error("%s", "-r needs a COMMAND to repeat");
 	if (o->repeat > 1 && o->interval_ms)
 		return usage_error("%s", "-r and -I exclude each other");
-	if (o->trace && (!o->argv || o->nr_ids || o->system))
+	if (o->trace && (!o->argv || o->tg.nr_ids || o->tg.system))
 		return usage_error("%s", "--trace follows a launched COMMAND only");
 	return 0;
 }
@@ -472,7 +458,7 @@ static int collect_rows(struct run *run)
 	}
 	if (r->agg == AGG_GLOBAL)
 		return 0;
-	if (run->o->argv && !run->o->nr_ids) {
+	if (run->o->argv && !run->o->tg.nr_ids) {
 		/* launched command: tasks from the kernel's records */
 		for (size_t t = 0; t < hpm_session__nr_tasks(s); t++) {
 			const struct hpm_task *task = hpm_session__task(s, t);
@@ -663,8 +649,8 @@ static void interval_tick(struct run *run, uint64_t start)
 
 static bool targets_alive(const struct stat_opts *o)
 {
-	for (size_t i = 0; i < o->nr_ids; i++)
-		if (kill(o->ids[i], 0) == 0 || errno == EPERM)
+	for (size_t i = 0; i < o->tg.nr_ids; i++)
+		if (kill(o->tg.ids[i], 0) == 0 || errno == EPERM)
 			return true;
 	return false;
 }
@@ -725,7 +711,7 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 		}
 		if (got_signal)
 			return 0;
-		if (run->o->nr_ids && !targets_alive(run->o))
+		if (run->o->tg.nr_ids && !targets_alive(run->o))
 			return 0;
 	}
 }
@@ -733,7 +719,7 @@ static int wait_loop(struct run *run, struct child *ch, int *status,
 /* What was counted, for the advice on an event that could not be. */
 static int advice_target(const struct stat_opts *o)
 {
-	return o->system ? ADVICE_SYSTEM : o->nr_ids ? ADVICE_ATTACH : ADVICE_COMMAND;
+	return o->tg.system ? ADVICE_SYSTEM : o->tg.nr_ids ? ADVICE_ATTACH : ADVICE_COMMAND;
 }
 
 static void finish_events(struct run *run)
@@ -772,7 +758,7 @@ static int measure(struct run *run)
 	struct stat_report *r = run->r;
 	struct child ch = { .pid = -1, .go_fd = -1, .err_fd = -1, .pidfd = -1 };
 	struct hpm_session_opts so = { .sz = sizeof(so) };
-	pid_t ids[MAX_IDS];
+	pid_t ids[TARGET_MAX_IDS];
 	int status = 0, rc;
 	struct rusage ru = { 0 };
 	uint64_t start;
@@ -787,15 +773,15 @@ static int measure(struct run *run)
 			return HPM_EXIT_FAIL;
 		}
 	}
-	if (o->system) {
+	if (o->tg.system) {
 		so.target = HPM_TARGET_CPUS;
-		so.cpus = o->nr_cpus ? o->cpus : NULL;
-		so.nr_cpus = o->nr_cpus;
-	} else if (o->nr_ids) {
-		so.target = o->by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
-		memcpy(ids, o->ids, o->nr_ids * sizeof(pid_t));
+		so.cpus = o->tg.nr_cpus ? o->tg.cpus : NULL;
+		so.nr_cpus = o->tg.nr_cpus;
+	} else if (o->tg.nr_ids) {
+		so.target = o->tg.by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
+		memcpy(ids, o->tg.ids, o->tg.nr_ids * sizeof(pid_t));
 		so.ids = ids;
-		so.nr_ids = o->nr_ids;
+		so.nr_ids = o->tg.nr_ids;
 	} else {
 		so.target = HPM_TARGET_EXEC;
 		ids[0] = ch.pid;
@@ -809,7 +795,7 @@ static int measure(struct run *run)
 		rc = -errno;
 		child_abort(&ch);
 		if (rc == -ESRCH)
-			fprintf(stderr, "hpmon stat: no such process or thread: %d\n", (int)o->ids[0]);
+			fprintf(stderr, "hpmon stat: no such process or thread: %d\n", (int)o->tg.ids[0]);
 		else
 			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(rc));
 		return HPM_EXIT_FAIL;
@@ -878,7 +864,7 @@ static int measure(struct run *run)
 	stat_merge_instances(r);
 	r->lost = hpm_session__lost(run->s);
 	r->interrupted = got_signal != 0;
-	if (o->argv && !o->nr_ids && !o->system) {
+	if (o->argv && !o->tg.nr_ids && !o->tg.system) {
 		r->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 		r->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	}
@@ -909,14 +895,14 @@ static FILE *open_output(const struct stat_opts *o)
 
 static void describe_target(const struct stat_opts *o, char *buf, size_t len)
 {
-	if (o->system) {
-		if (o->nr_cpus)
-			snprintf(buf, len, "CPU(s) %d%s", o->cpus[0], o->nr_cpus > 1 ? ",..." : "");
+	if (o->tg.system) {
+		if (o->tg.nr_cpus)
+			snprintf(buf, len, "CPU(s) %d%s", o->tg.cpus[0], o->tg.nr_cpus > 1 ? ",..." : "");
 		else
 			snprintf(buf, len, "system wide");
-	} else if (o->nr_ids) {
-		snprintf(buf, len, "%s id %d%s", o->by_tid ? "thread" : "process", (int)o->ids[0],
-			 o->nr_ids > 1 ? ",..." : "");
+	} else if (o->tg.nr_ids) {
+		snprintf(buf, len, "%s id %d%s", o->tg.by_tid ? "thread" : "process", (int)o->tg.ids[0],
+			 o->tg.nr_ids > 1 ? ",..." : "");
 	} else {
 		buf[0] = '\0';
 	}
@@ -942,7 +928,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc < 0 ? HPM_EXIT_OK : rc;
 	}
-	if (o->nr_cpus && (rc = check_cpus(ctx, o))) {
+	if (o->tg.nr_cpus && (rc = check_cpus(ctx, o))) {
 		free(o);
 		return rc;
 	}
@@ -1012,7 +998,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	run.list = list;
 	run.r = &r;
 	run.out = &out;
-	rc = stat_user_check(&o->user, ctx, list, o->argv, o->nr_ids > 0, &run.user);
+	rc = stat_user_check(&o->user, ctx, list, o->argv, o->tg.nr_ids > 0, &run.user);
 	if (rc)
 		goto out;
 	install_signals();

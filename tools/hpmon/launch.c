@@ -154,3 +154,34 @@ int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges)
 	}
 	return *nr ? 0 : -1;
 }
+
+int target_option(struct target *t, int c, const char *arg, const char **why)
+{
+	int tmp[TARGET_MAX_IDS];
+	size_t n;
+
+	switch (c) {
+	case 'p':
+	case 't':
+		if (parse_list(arg, tmp, TARGET_MAX_IDS, &n, false)) {
+			*why = "'%s' is not a list of process or thread ids";
+			return -1;
+		}
+		for (size_t i = 0; i < n; i++)
+			t->ids[i] = tmp[i];
+		t->nr_ids = n;
+		t->by_tid = c == 't';
+		return 1;
+	case 'a':
+		t->system = true;
+		return 1;
+	case 'C':
+		if (parse_list(arg, t->cpus, TARGET_MAX_IDS, &t->nr_cpus, true)) {
+			*why = "'%s' is not a CPU list (e.g. 0,2-3)";
+			return -1;
+		}
+		t->system = true;
+		return 1;
+	}
+	return 0;
+}

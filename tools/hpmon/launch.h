@@ -40,4 +40,23 @@ void install_signals(void);
 /* "0,2-3" (with @ranges) or "12,34" into @out. 0, or -1 if malformed. */
 int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges);
 
+#define TARGET_MAX_IDS 1024
+
+/* What stat and record measure besides a command: -p, -t, -a, -C. */
+struct target {
+	pid_t ids[TARGET_MAX_IDS];  /* -p or -t */
+	size_t nr_ids;
+	bool by_tid;                /* -t */
+	bool system;                /* -a or -C */
+	int cpus[TARGET_MAX_IDS];   /* -C */
+	size_t nr_cpus;
+};
+
+/*
+ * Option @c with argument @arg into @t: 1 when @c is -p, -t, -a or -C, 0
+ * when it is none of them, -1 when @arg is bad (*why: the usage message,
+ * a format for @arg).
+ */
+int target_option(struct target *t, int c, const char *arg, const char **why);
+
 #endif
