@@ -146,8 +146,8 @@ int main(int argc, char **argv)
 EOF
 gcc -std=gnu11 -O2 -g -D_GNU_SOURCE -I"$root/include" -I"$root/lib" \
 	-ffunction-sections -fdata-sections -Wl,--gc-sections \
-	-o "$tmp/mbench" "$tmp/mbench.c" "$root/lib/marker.c" "$root/lib/region.c" \
-	"$root/lib/eventset.c" -lpthread
+	-o "$tmp/mbench" "$tmp/mbench.c" "$root/lib/runtime/marker.c" "$root/lib/runtime/region.c" \
+	"$root/lib/count/eventset.c" -lpthread
 
 echo "machine: $(uname -m), $(nproc) CPUs, $(uname -r); N=$n"
 echo "without hpmon:"

@@ -1,7 +1,7 @@
 # Turn each data/*.txt file into a NUL-terminated C string in one source
 # file, with a table {name, text} the library looks files up in.
 separate_arguments(FILES)
-set(body "/* generated from data/ by cmake/embed-data.cmake */\n#include <stddef.h>\n#include \"data-internal.h\"\n")
+set(body "/* generated from data/ by cmake/embed-data.cmake */\n#include <stddef.h>\n#include \"core/data-internal.h\"\n")
 set(table "const struct hpm_data_file hpm_data_files[] = {\n")
 set(i 0)
 list(SORT FILES)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include <hpmon/session.h>
-#include "location-internal.h"
+#include "location/location-internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

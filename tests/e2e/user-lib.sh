@@ -19,7 +19,7 @@ USER_SRC=$SRCDIR/tests/workloads/user
 # build_user NAME [GCC ARGS...]: tests/workloads/user/NAME.c with the
 # markers runtime, into $E2E_TMP/NAME. The runtime's objects are compiled
 # into the program (with --gc-sections, which drops the parts of
-# lib/eventset.c that need the rest of the library).
+# lib/count/eventset.c that need the rest of the library).
 build_user() {
 	local name=$1
 	shift
@@ -27,7 +27,7 @@ build_user() {
 		-ffunction-sections -fdata-sections -Wl,--gc-sections \
 		-I"$SRCDIR/include" -I"$SRCDIR/lib" \
 		-o "$E2E_TMP/$name" "$USER_SRC/$name.c" \
-		"$SRCDIR/lib/marker.c" "$SRCDIR/lib/region.c" "$SRCDIR/lib/eventset.c" \
+		"$SRCDIR/lib/runtime/marker.c" "$SRCDIR/lib/runtime/region.c" "$SRCDIR/lib/count/eventset.c" \
 		-lpthread "$@" 2>"$E2E_TMP/build-$name.log" ||
 		fail "cannot build $name: $(cat "$E2E_TMP/build-$name.log")"
 }

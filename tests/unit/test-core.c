@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include <hpmon/hpmon.h>
-#include "data-internal.h"
-#include "generic-internal.h"
-#include "pmu-internal.h"
+#include "core/data-internal.h"
+#include "events/generic-internal.h"
+#include "events/pmu-internal.h"
 
 static void test_data_tokenizer(void **state)
 {

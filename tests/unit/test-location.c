@@ -23,7 +23,7 @@
 
 #include <hpmon/session.h>
 #include <hpmon/symbols.h>
-#include "location-internal.h"
+#include "location/location-internal.h"
 
 static struct hpm_ctx *ctx;
 static const char calls[] = HPM_TEST_WORKLOADS "/calls";

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include <hpmon/metric.h>
-#include "data-internal.h"
+#include "core/data-internal.h"
 
 #define SKIP_STATUS 77
 

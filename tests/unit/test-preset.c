@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * PAPI presets (lib/preset.c, data/presets.txt) and processor families
- * (lib/family.c, data/families.txt), against the recorded sysfs trees:
+ * PAPI presets (lib/events/preset.c, data/presets.txt) and processor families
+ * (lib/events/family.c, data/families.txt), against the recorded sysfs trees:
  * which family each tree is, which mapping a preset takes there, presets
  * as events (with modifiers, derived ones as groups of their terms), and
  * that every mapping of a family resolves on that family's tree (Intel and

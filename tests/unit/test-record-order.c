@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The time-ordering queue of sampling sessions (lib/record-order.c):
+ * The time-ordering queue of sampling sessions (lib/sample/record-order.c):
  * records of several buffers come out merged by time, a round's records
  * wait until a round far enough back vouches for them, a record read late
  * still finds its place, the last flush empties the queue, records without
@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include <hpmon/record.h>
-#include "record-order-internal.h"
+#include "sample/record-order-internal.h"
 
 #define MS 1000000ull
 #define BIG (1u << 30)

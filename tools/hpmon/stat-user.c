@@ -2,7 +2,7 @@
 /*
  * hpmon stat: location events, software counters, marks and regions
  * (stat-user.h says where cmd-stat.c calls in). The library does the
- * work (lib/location.c, lib/markers.c); this file decides what a run
+ * work (lib/location/location.c, lib/count/markers.c); this file decides what a run
  * needs, hands the program hpmon's markers area through the environment
  * and prints what the program published.
  */

@@ -1,0 +1,650 @@
+/* SPDX-License-Identifier: MIT */
+/* Counting sessions: open an event list on a target and read it. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "count/session-internal.h"
+#include "location/location-internal.h"
+#include "runtime/marker-internal.h"
+
+int hpm__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			 int group_fd, unsigned long flags)
+{
+	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+double hpm_count__scaled(const struct hpm_count *c)
+{
+	if (!c->running)
+		return 0.0;
+	if (c->running >= c->enabled)
+		return (double)c->value;
+	return (double)c->value * (double)c->enabled / (double)c->running;
+}
+
+void hpm_count__merge(struct hpm_count *sum, const struct hpm_count *c)
+{
+	if (c->err && !sum->err)
+		sum->err = c->err;
+	sum->value += c->value;
+	sum->enabled += c->enabled;
+	sum->running += c->running;
+}
+
+double hpm_count__pct_running(const struct hpm_count *c)
+{
+	if (!c->enabled || c->running >= c->enabled)
+		return 100.0;
+	return 100.0 * (double)c->running / (double)c->enabled;
+}
+
+int hpm__add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v, size_t *n, size_t *cap)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	if (hpm__path(path, sizeof(path), ctx->procfs, "%d/task", (int)pid))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		if (*end || tid <= 0)
+			continue;
+		if (*n == *cap) {
+			size_t nc = *cap ? *cap * 2 : 16;
+			pid_t *nv = realloc(*v, nc * sizeof(**v));
+			if (!nv) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			*v = nv;
+			*cap = nc;
+		}
+		(*v)[(*n)++] = (pid_t)tid;
+	}
+	closedir(d);
+	return 0;
+}
+
+int hpm__online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr)
+{
+	char path[PATH_MAX], buf[4096];
+	int *v = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (hpm__path(path, sizeof(path), ctx->sysfs, "devices/system/cpu/online"))
+		return -ENAMETOOLONG;
+	rc = hpm__read_text(path, buf, sizeof(buf));
+	if (rc < 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		snprintf(buf, sizeof(buf), "0-%ld", c > 0 ? c - 1 : 0);
+	}
+	for (char *p = buf; *p;) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+		if (end == p)
+			break;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (lo < 0 || hi < lo || hi > 65535)
+			break;
+		int *nv = realloc(v, (n + (size_t)(hi - lo + 1)) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		for (long c = lo; c <= hi; c++)
+			v[n++] = (int)c;
+		if (*p == ',')
+			p++;
+		else
+			break;
+	}
+	if (!n) {
+		free(v);
+		return -HPM_ERR_SYSFS;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static int setup_slots(struct hpm_session *s, const struct hpm_session_opts *o)
+{
+	pid_t *pids = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	switch (o->target) {
+	case HPM_TARGET_EXEC:
+		if (o->nr_ids != 1)
+			return -EINVAL;
+		pids = malloc(sizeof(*pids));
+		if (!pids)
+			return -ENOMEM;
+		pids[0] = o->ids[0];
+		n = 1;
+		break;
+	case HPM_TARGET_PIDS:
+		for (size_t i = 0; i < o->nr_ids && !rc; i++)
+			rc = hpm__add_threads(s->ctx, o->ids[i], &pids, &n, &cap);
+		break;
+	case HPM_TARGET_TIDS:
+		if (!o->nr_ids)
+			return -EINVAL;
+		pids = malloc(o->nr_ids * sizeof(*pids));
+		if (!pids)
+			return -ENOMEM;
+		memcpy(pids, o->ids, o->nr_ids * sizeof(*pids));
+		n = o->nr_ids;
+		break;
+	case HPM_TARGET_CPUS: {
+		int *cpus = NULL;
+		if (o->cpus && o->nr_cpus) {
+			cpus = malloc(o->nr_cpus * sizeof(*cpus));
+			if (!cpus)
+				return -ENOMEM;
+			memcpy(cpus, o->cpus, o->nr_cpus * sizeof(*cpus));
+			n = o->nr_cpus;
+		} else {
+			rc = hpm__online_cpus(s->ctx, &cpus, &n);
+			if (rc)
+				return rc;
+		}
+		s->slot_cpu = cpus;
+		s->slot_pid = malloc(n * sizeof(pid_t));
+		if (!s->slot_pid)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			s->slot_pid[i] = -1;
+		s->nr_slots = n;
+		return 0;
+	}
+	default:
+		return -EINVAL;
+	}
+	if (rc || !n) {
+		free(pids);
+		return rc ? rc : -ESRCH;
+	}
+	s->slot_pid = pids;
+	s->slot_cpu = malloc(n * sizeof(int));
+	if (!s->slot_cpu)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		s->slot_cpu[i] = -1;
+	s->nr_slots = n;
+	return 0;
+}
+
+struct hpm_session *hpm_session__new(struct hpm_evlist *list,
+				     const struct hpm_session_opts *opts)
+{
+	struct hpm_session *s;
+	int rc;
+
+	if (!list || !opts || opts->sz < offsetof(struct hpm_session_opts, track_tasks) ||
+	    !list->nr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->list = list;
+	s->ctx = list->ctx;
+	s->target = opts->target;
+	s->track = opts->sz >= offsetof(struct hpm_session_opts, lib_path) &&
+		   opts->track_tasks && opts->target == HPM_TARGET_EXEC;
+	if (opts->sz >= offsetof(struct hpm_session_opts, stop_at_exec) + sizeof(bool)) {
+		/* location events and the markers area (lib/location/location.c, markers.c) */
+		if ((opts->lib_path && !(s->lib_path = strdup(opts->lib_path))) ||
+		    (opts->debug_dir && !(s->debug_dir = strdup(opts->debug_dir)))) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		s->markers = opts->markers;
+		s->marked = opts->marked && opts->markers;
+		s->stop_at_exec = opts->stop_at_exec;
+	}
+	s->nr_ev = list->nr;
+	rc = setup_slots(s, opts);
+	if (rc)
+		goto fail;
+	s->fd = malloc(s->nr_ev * s->nr_slots * sizeof(int));
+	s->id = calloc(s->nr_ev * s->nr_slots, sizeof(uint64_t));
+	s->ev_err = calloc(s->nr_ev, sizeof(int));
+	s->ev_user_only = calloc(s->nr_ev, sizeof(bool));
+	if (!s->fd || !s->id || !s->ev_err || !s->ev_user_only) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < s->nr_ev * s->nr_slots; i++)
+		s->fd[i] = -1;
+	return s;
+fail:
+	hpm_session__free(s);
+	errno = -rc;
+	return NULL;
+}
+
+void hpm_session__free(struct hpm_session *s)
+{
+	if (!s)
+		return;
+	hpm__loc_session_free(s);
+	free(s->lib_path);
+	free(s->debug_dir);
+	hpm_tracker__free(s->trk);
+	if (s->fd)
+		for (size_t i = 0; i < s->nr_ev * s->nr_slots; i++)
+			if (s->fd[i] >= 0)
+				close(s->fd[i]);
+	free(s->fd);
+	free(s->id);
+	free(s->ev_err);
+	free(s->ev_user_only);
+	free(s->slot_pid);
+	free(s->slot_cpu);
+	free(s);
+}
+
+static int *fdp(const struct hpm_session *s, size_t ev, size_t slot)
+{
+	return &s->fd[ev * s->nr_slots + slot];
+}
+
+/* The attr to open event @i with, for this session's target. */
+static void session_attr(const struct hpm_session *s, size_t i,
+			 bool sideband, struct perf_event_attr *a)
+{
+	const struct hpm_event *ev = &s->list->ev[i];
+	bool leader = ev->leader == i;
+
+	*a = ev->attr;
+	a->size = sizeof(*a);
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			 PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	/* Counting, not sampling: without a period the kernel only adds to the
+	 * count at each event, with no overflow handling (a breakpoint hit
+	 * costs about a fifth less than with perf's period 1). */
+	a->sample_period = 0;
+	a->freq = 0;
+	a->sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+	a->disabled = leader;
+	a->inherit = s->target != HPM_TARGET_CPUS;
+	a->enable_on_exec = leader && s->target == HPM_TARGET_EXEC;
+	if (s->track) {
+		a->inherit_stat = 1;
+		a->sample_id_all = 1;
+		a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+		a->watermark = 1;
+		a->wakeup_watermark = 64 * 1024; /* wake the reader at 1/8 full */
+		/* one event per CPU reports the tasks' lifecycle */
+		a->comm = a->task = a->comm_exec = sideband;
+	}
+}
+
+void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
+		       struct perf_event_attr *a)
+{
+	session_attr(s, i, sideband, a);
+}
+
+static int open_one(struct hpm_session *s, size_t i, size_t slot,
+		    struct perf_event_attr *a)
+{
+	const struct hpm_event *ev = &s->list->ev[i];
+	int group_fd = -1;
+
+	if (ev->leader != i) {
+		group_fd = *fdp(s, ev->leader, slot);
+		if (group_fd < 0)
+			return s->ev_err[ev->leader] ? s->ev_err[ev->leader] : -EINVAL;
+	}
+	return hpm__perf_event_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
+				    PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Does event @i count on @slot? A CPU target opens an event only on the
+ * CPUs of its PMU (and of its group leader's): cpu_core's, an uncore
+ * PMU's cpumask. */
+static bool slot_counts(const struct hpm_session *s, size_t i, size_t slot)
+{
+	const struct hpm_event *ev = &s->list->ev[i];
+	int cpu = s->slot_cpu[slot];
+
+	return cpu < 0 || (hpm__cpu_in_list(ev->cpus, cpu) &&
+			   hpm__cpu_in_list(s->list->ev[ev->leader].cpus, cpu));
+}
+
+/*
+ * Open event @i on every slot. A slot whose thread has exited meanwhile
+ * (-ESRCH) is skipped for PIDS targets; any other error fails the event.
+ * An event on none of a CPU target's CPUs fails with -ENODEV.
+ */
+static int open_event(struct hpm_session *s, size_t i, bool sideband)
+{
+	struct perf_event_attr a;
+	size_t opened = 0;
+	int err = 0;
+
+	session_attr(s, i, sideband, &a);
+	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		if (!slot_counts(s, i, slot))
+			continue;
+		int fd = open_one(s, i, slot, &a);
+		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest &&
+		    !s->list->ev[i].explicit_gh) {
+			/* host only is perf's default, not the user's choice:
+			 * PMUs that cannot tell guest from host refuse it */
+			a.exclude_guest = 0;
+			fd = open_one(s, i, slot, &a);
+			if (fd < 0)
+				a.exclude_guest = 1;
+		}
+		if (fd == -EACCES && !s->list->ev[i].explicit_priv && !a.exclude_kernel) {
+			/* paranoid forbids kernel counting: user-only, as perf does */
+			a.exclude_kernel = 1;
+			a.exclude_hv = 1;
+			s->ev_user_only[i] = true;
+			fd = open_one(s, i, slot, &a);
+		}
+		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
+			continue;
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		*fdp(s, i, slot) = fd;
+		opened++;
+	}
+	if (!err && !opened)
+		err = s->target == HPM_TARGET_CPUS ? -ENODEV : -ESRCH;
+	if (err) {
+		for (size_t slot = 0; slot < s->nr_slots; slot++) {
+			int *f = fdp(s, i, slot);
+			if (*f >= 0)
+				close(*f);
+			*f = -1;
+		}
+		s->ev_user_only[i] = false;
+		return err;
+	}
+	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		int f = *fdp(s, i, slot);
+		uint64_t id = 0;
+		if (f >= 0 && ioctl(f, PERF_EVENT_IOC_ID, &id) == 0)
+			s->id[i * s->nr_slots + slot] = id;
+	}
+	return 0;
+}
+
+int hpm_session__open(struct hpm_session *s)
+{
+	int first_err = 0;
+	size_t nr_open = 0;
+
+	if (s->opened)
+		return -EBUSY;
+	if (s->track) {
+		int rc = hpm_tracker__new(s, &s->trk);
+		if (rc)
+			return rc;
+	}
+	s->open_ns = hpm__markers_now_ns();
+	for (size_t i = 0; i < s->nr_ev; i++) {
+		/* locations open once the program is known (lib/location/location.c);
+		 * sw: counters are read from the markers area */
+		if (hpm__event_is_location(&s->list->ev[i]))
+			continue;
+		if (hpm__event_is_marker(&s->list->ev[i])) {
+			s->ev_err[i] = s->markers ? 0 : -ENODATA;
+			continue;
+		}
+		int rc = open_event(s, i, nr_open == 0);
+		s->ev_err[i] = rc;
+		if (rc) {
+			if (!first_err)
+				first_err = rc;
+			continue;
+		}
+		nr_open++;
+		for (size_t slot = 0; s->track && slot < s->nr_slots; slot++) {
+			rc = hpm_tracker__attach(s->trk, slot, *fdp(s, i, slot));
+			if (rc)
+				return rc;
+		}
+	}
+	s->opened = true;
+	int lrc = hpm__loc_session_open(s);
+	if (lrc)
+		return lrc;
+	return nr_open ? 0 : first_err;
+}
+
+int hpm_session__complete_exec(struct hpm_session *s)
+{
+	return hpm__loc_session_complete(s);
+}
+
+const char *hpm_session__event_message(const struct hpm_session *s, size_t idx)
+{
+	if (idx >= s->nr_ev)
+		return NULL;
+	const char *m = hpm__loc_session_message(s, idx);
+	return m ? m : hpm__markers_session_message(s, idx);
+}
+
+static int ioctl_all(struct hpm_session *s, unsigned long req)
+{
+	int err = 0;
+	for (size_t i = 0; i < s->nr_ev; i++) {
+		if (s->list->ev[i].leader != i)
+			continue; /* members follow their leader */
+		for (size_t slot = 0; slot < s->nr_slots; slot++) {
+			int f = *fdp(s, i, slot);
+			if (f >= 0 && ioctl(f, req, 0) < 0 && !err)
+				err = -errno;
+		}
+	}
+	return err;
+}
+
+int hpm_session__enable(struct hpm_session *s) { return ioctl_all(s, PERF_EVENT_IOC_ENABLE); }
+int hpm_session__disable(struct hpm_session *s)
+{
+	s->disabled = true;
+	return ioctl_all(s, PERF_EVENT_IOC_DISABLE);
+}
+
+int hpm_session__event_error(const struct hpm_session *s, size_t idx)
+{
+	return idx < s->nr_ev ? s->ev_err[idx] : -EINVAL;
+}
+
+bool hpm_session__event_user_only(const struct hpm_session *s, size_t idx)
+{
+	return idx < s->nr_ev && s->ev_user_only[idx];
+}
+
+void hpm__count_add(const struct hpm_session *s, struct hpm_count *dst,
+		    const struct hpm_count *src)
+{
+	dst->value += src->value;
+	dst->running += src->running;
+	if (!s->percpu_task)
+		dst->enabled += src->enabled;
+	else if (src->enabled > dst->enabled)
+		dst->enabled = src->enabled;
+}
+
+static int read_fd(const struct hpm_session *s, int fd, struct hpm_count *c)
+{
+	struct hpm_read_one r;
+	ssize_t n = read(fd, &r, sizeof(r));
+	if (n < 0)
+		return -errno;
+	if (n != (ssize_t)sizeof(r))
+		return -EIO;
+	struct hpm_count one = { .value = r.value, .enabled = r.enabled,
+				 .running = r.running };
+	hpm__count_add(s, c, &one);
+	return 0;
+}
+
+static int read_slots(struct hpm_session *s, size_t idx, size_t from, size_t to,
+		      struct hpm_count *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (idx >= s->nr_ev)
+		return -EINVAL;
+	if (!s->opened)
+		return -HPM_ERR_NOT_OPEN;
+	if (s->ev_err[idx]) {
+		out->err = s->ev_err[idx];
+		return 0;
+	}
+	if (hpm__markers_session_read(s, idx, from, to, out))
+		return 0; /* sw: counters, marked counts */
+	for (size_t slot = from; slot < to; slot++) {
+		int f = *fdp(s, idx, slot);
+		if (f < 0)
+			continue;
+		int rc = read_fd(s, f, out);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int hpm_session__read(struct hpm_session *s, size_t idx, struct hpm_count *out)
+{
+	return read_slots(s, idx, 0, s->nr_slots, out);
+}
+
+size_t hpm_session__nr_cpus(const struct hpm_session *s)
+{
+	return s->target == HPM_TARGET_CPUS ? s->nr_slots : 0;
+}
+
+int hpm_session__cpu(const struct hpm_session *s, size_t cpu_idx)
+{
+	return s->target == HPM_TARGET_CPUS && cpu_idx < s->nr_slots ? s->slot_cpu[cpu_idx] : -1;
+}
+
+int hpm_session__read_cpu(struct hpm_session *s, size_t idx, size_t cpu_idx,
+			  struct hpm_count *out)
+{
+	if (s->target != HPM_TARGET_CPUS || cpu_idx >= s->nr_slots)
+		return -EINVAL;
+	return read_slots(s, idx, cpu_idx, cpu_idx + 1, out);
+}
+
+size_t hpm_session__nr_threads(const struct hpm_session *s)
+{
+	return s->target == HPM_TARGET_PIDS || s->target == HPM_TARGET_TIDS ? s->nr_slots : 0;
+}
+
+pid_t hpm_session__thread(const struct hpm_session *s, size_t t)
+{
+	return t < hpm_session__nr_threads(s) ? s->slot_pid[t] : -1;
+}
+
+int hpm_session__read_thread(struct hpm_session *s, size_t idx, size_t t,
+			     struct hpm_count *out)
+{
+	if (t >= hpm_session__nr_threads(s))
+		return -EINVAL;
+	return read_slots(s, idx, t, t + 1, out);
+}
+
+void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn, void *arg)
+{
+	s->task_fn = fn;
+	s->task_arg = arg;
+}
+
+int hpm_session__poll_fd(const struct hpm_session *s)
+{
+	return s->trk ? hpm_tracker__fd(s->trk) : -1;
+}
+
+int hpm_session__drain(struct hpm_session *s)
+{
+	if (!s->trk)
+		return 0;
+	int rc = hpm_tracker__drain(s, s->trk);
+	if (s->disabled)
+		hpm_tracker__flush(s, s->trk);
+	return rc;
+}
+
+uint64_t hpm_session__lost(const struct hpm_session *s)
+{
+	return s->trk ? hpm_tracker__lost(s->trk) : 0;
+}
+
+size_t hpm_session__nr_tasks(const struct hpm_session *s)
+{
+	return s->trk ? hpm_tracker__nr_tasks(s->trk) : 0;
+}
+
+const struct hpm_task *hpm_session__task(const struct hpm_session *s, size_t t)
+{
+	return s->trk ? hpm_tracker__task(s->trk, t) : NULL;
+}
+
+int hpm_session__read_task(struct hpm_session *s, size_t idx, size_t t,
+			   struct hpm_count *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->trk || idx >= s->nr_ev || t >= hpm_tracker__nr_tasks(s->trk))
+		return -EINVAL;
+	if (s->ev_err[idx]) {
+		out->err = s->ev_err[idx];
+		return 0;
+	}
+	const struct hpm_task *task = hpm_tracker__task(s->trk, t);
+	if (hpm__markers_session_read_task(s, idx, task->pid, task->tid, out))
+		return 0; /* sw: counters, marked counts: the thread's own */
+	size_t which = 0;
+	int rc = hpm_tracker__task_count(s->trk, t, idx, out);
+	if (rc || !out->err)
+		return rc;
+	/* No READ record: exact only if this is the one task without one
+	 * (the holder of the original events, see lib/count/tasks.c). */
+	if (hpm_tracker__nr_missing(s->trk, idx, &which) != 1 || which != t)
+		return 0; /* out->err = -EAGAIN */
+	struct hpm_count total, reads;
+	rc = hpm_session__read(s, idx, &total);
+	if (rc)
+		return rc;
+	hpm_tracker__exited_sum(s->trk, idx, &reads);
+	memset(out, 0, sizeof(*out));
+	out->value = total.value >= reads.value ? total.value - reads.value : 0;
+	out->running = total.running >= reads.running ? total.running - reads.running : 0;
+	/* its share of enabled time: the total's multiplexing ratio */
+	out->enabled = total.running ? (uint64_t)((double)out->running *
+				       (double)total.enabled / (double)total.running)
+				     : 0;
+	if (out->enabled < out->running)
+		out->enabled = out->running;
+	return 0;
+}

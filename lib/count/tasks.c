@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Task tracking for a launched command: every event is opened with
+ * inherit_stat, and all of them write into one ring buffer. The kernel
+ * then reports, exactly and without sampling:
+ *   PERF_RECORD_FORK / EXIT   each thread and process as it starts and ends
+ *   PERF_RECORD_COMM          names, and exec (misc COMM_EXEC)
+ *   PERF_RECORD_READ          each exiting task's own final counts, per event
+ * so per-thread and per-process counts are the kernel's own numbers.
+ *
+ * Two kernel details make this exact, and both hang on one extra event, a
+ * non-inherited software dummy on the command's task:
+ *  - the kernel mmaps no inherited per-task event, but inherited events may
+ *    send their records (their children's too) to the dummy's buffer;
+ *  - when two tasks with "equivalent" (cloned) contexts switch on a CPU the
+ *    kernel swaps the contexts and, with inherit_stat, their counts, pairing
+ *    events by list position. The command's own context lists events in
+ *    open order, cloned ones in the kernel's tree order (by PMU), so a
+ *    parent<->child swap could pair task-clock with page-faults. A
+ *    non-inherited event makes children of the command's context no clones
+ *    of it, so it is never swapped; clones of clones share one order.
+ * The command's first task keeps the original events and gets no READ
+ * record: its counts are the total minus every READ record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "count/session-internal.h"
+
+#define TRK_DATA_PAGES 128 /* 512 KiB with 4 KiB pages: ~6000 READ records */
+
+struct trk_task {
+	struct hpm_task t;
+	struct hpm_count *counts; /* [nr_ev] final own counts */
+	bool *have;               /* [nr_ev] READ record seen */
+	unsigned *nreads;         /* [nr_ev] READ records seen (one per CPU) */
+};
+
+struct trk_buf {
+	int fd;        /* the dummy event that owns the buffer */
+	void *base;
+};
+
+/* A record copied out of a buffer, to be handled in time order. */
+struct trk_rec {
+	uint64_t time;
+	size_t off;    /* into the staging area */
+};
+
+/* A lifecycle event waiting to be reported: events are reported in time
+ * order, and an exit only once its READ records are in, so the ones after
+ * a pending exit wait for it. */
+struct trk_note {
+	enum hpm_task_event what;
+	uint64_t time;
+	size_t task;
+	struct hpm_task snap;     /* the task as it was then (comm changes) */
+};
+
+struct hpm_tracker {
+	int epfd;
+	struct trk_note *notes;
+	size_t nr_notes, notes_cap;
+	size_t mmap_len, data_len;
+	size_t nr_ev, nr_slots;
+	struct trk_buf *bufs;
+	struct trk_task *tasks;
+	size_t nr, cap;
+	uint64_t lost;
+	unsigned char *stage;   /* records of one drain */
+	size_t stage_len, stage_cap;
+	struct trk_rec *recs;
+	size_t nr_recs, recs_cap;
+};
+
+/* The buffer owner: a dummy that is not inherited (see the top). */
+static int open_dummy(pid_t pid, int cpu)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1, .exclude_hv = 1,
+		.sample_id_all = 1, .sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+		.watermark = 1, .wakeup_watermark = 64 * 1024,
+	};
+	return hpm__perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out)
+{
+	struct hpm_tracker *t = calloc(1, sizeof(*t));
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!t)
+		return -ENOMEM;
+	*out = t;
+	t->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (t->epfd < 0)
+		return -errno;
+	t->nr_ev = s->nr_ev;
+	t->nr_slots = s->nr_slots;
+	t->data_len = (size_t)page * TRK_DATA_PAGES;
+	t->mmap_len = (size_t)page + t->data_len;
+	t->bufs = calloc(t->nr_slots, sizeof(*t->bufs));
+	if (!t->bufs)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_slots; i++) {
+		struct trk_buf *b = &t->bufs[i];
+		b->fd = open_dummy(s->slot_pid[i], s->slot_cpu[i]);
+		if (b->fd < 0)
+			return b->fd;
+		b->base = mmap(NULL, t->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       b->fd, 0);
+		if (b->base == MAP_FAILED) {
+			b->base = NULL;
+			return -errno;
+		}
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = i };
+		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, b->fd, &ev) < 0)
+			return -errno;
+	}
+	/* The launched command itself is task 0; its pid is the target. */
+	t->tasks = calloc(1, sizeof(*t->tasks));
+	if (!t->tasks)
+		return -ENOMEM;
+	t->cap = 1;
+	t->tasks[0].counts = calloc(t->nr_ev, sizeof(struct hpm_count));
+	t->tasks[0].have = calloc(t->nr_ev, sizeof(bool));
+	t->tasks[0].nreads = calloc(t->nr_ev, sizeof(unsigned));
+	if (!t->tasks[0].counts || !t->tasks[0].have || !t->tasks[0].nreads)
+		return -ENOMEM;
+	t->tasks[0].t.pid = t->tasks[0].t.tid = s->slot_pid[0];
+	t->nr = 1;
+	return 0;
+}
+
+int hpm_tracker__attach(struct hpm_tracker *t, size_t slot, int fd)
+{
+	if (fd < 0)
+		return 0;
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, t->bufs[slot].fd) < 0 ? -errno : 0;
+}
+
+void hpm_tracker__free(struct hpm_tracker *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; t->bufs && i < t->nr_slots; i++) {
+		if (t->bufs[i].base)
+			munmap(t->bufs[i].base, t->mmap_len);
+		if (t->bufs[i].fd >= 0)
+			close(t->bufs[i].fd);
+	}
+	if (t->epfd >= 0)
+		close(t->epfd);
+	for (size_t i = 0; i < t->nr; i++) {
+		free(t->tasks[i].counts);
+		free(t->tasks[i].have);
+		free(t->tasks[i].nreads);
+	}
+	free(t->bufs);
+	free(t->tasks);
+	free(t->stage);
+	free(t->recs);
+	free(t->notes);
+	free(t);
+}
+
+int hpm_tracker__fd(const struct hpm_tracker *t) { return t->epfd; }
+uint64_t hpm_tracker__lost(const struct hpm_tracker *t) { return t->lost; }
+size_t hpm_tracker__nr_tasks(const struct hpm_tracker *t) { return t->nr; }
+
+const struct hpm_task *hpm_tracker__task(const struct hpm_tracker *t, size_t i)
+{
+	return i < t->nr ? &t->tasks[i].t : NULL;
+}
+
+static struct trk_task *find_task(struct hpm_tracker *t, pid_t tid)
+{
+	/* newest first: exits usually follow their forks closely */
+	for (size_t i = t->nr; i-- > 0;)
+		if (t->tasks[i].t.tid == tid)
+			return &t->tasks[i];
+	return NULL;
+}
+
+static struct trk_task *add_task(struct hpm_tracker *t, pid_t pid, pid_t tid)
+{
+	if (t->nr == t->cap) {
+		size_t nc = t->cap * 2;
+		struct trk_task *v = realloc(t->tasks, nc * sizeof(*v));
+		if (!v)
+			return NULL;
+		t->tasks = v;
+		t->cap = nc;
+	}
+	struct trk_task *k = &t->tasks[t->nr];
+	memset(k, 0, sizeof(*k));
+	k->counts = calloc(t->nr_ev, sizeof(struct hpm_count));
+	k->have = calloc(t->nr_ev, sizeof(bool));
+	k->nreads = calloc(t->nr_ev, sizeof(unsigned));
+	if (!k->counts || !k->have || !k->nreads) {
+		free(k->counts);
+		free(k->have);
+		free(k->nreads);
+		return NULL;
+	}
+	k->t.pid = pid;
+	k->t.tid = tid;
+	t->nr++;
+	return k;
+}
+
+int hpm_tracker__task_count(const struct hpm_tracker *t, size_t i, size_t ev,
+			    struct hpm_count *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (i >= t->nr || ev >= t->nr_ev)
+		return -EINVAL;
+	if (!t->tasks[i].have[ev]) {
+		out->err = -EAGAIN;
+		return 0;
+	}
+	*out = t->tasks[i].counts[ev];
+	return 0;
+}
+
+void hpm_tracker__exited_sum(const struct hpm_tracker *t, size_t ev,
+			     struct hpm_count *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < t->nr; i++) {
+		if (!t->tasks[i].have[ev])
+			continue;
+		out->value += t->tasks[i].counts[ev].value;
+		out->enabled += t->tasks[i].counts[ev].enabled;
+		out->running += t->tasks[i].counts[ev].running;
+	}
+}
+
+/* Record layouts (sample_id_all with TID|TIME follows each). */
+struct rec_task { uint32_t pid, ppid, tid, ptid; uint64_t time; };
+struct rec_comm { uint32_t pid, tid; char comm[]; };
+struct rec_read { uint32_t pid, tid; struct hpm_read_one v; };
+struct rec_lost { uint64_t id, lost; };
+
+/* The sample_id trailer's time: the record's last 8 bytes (TID|TIME). */
+static uint64_t rec_time(const struct perf_event_header *h)
+{
+	uint64_t t;
+	memcpy(&t, (const char *)h + h->size - sizeof(t), sizeof(t));
+	return t;
+}
+
+static void notify(struct hpm_session *s, struct hpm_tracker *t,
+		   enum hpm_task_event what, const struct trk_task *k,
+		   const struct perf_event_header *h)
+{
+	if (!s->task_fn)
+		return;
+	if (t->nr_notes == t->notes_cap) {
+		size_t nc = t->notes_cap ? t->notes_cap * 2 : 64;
+		struct trk_note *v = realloc(t->notes, nc * sizeof(*v));
+		if (!v)
+			return; /* the trace loses a line; counts are unaffected */
+		t->notes = v;
+		t->notes_cap = nc;
+	}
+	t->notes[t->nr_notes++] = (struct trk_note){
+		.what = what, .time = rec_time(h), .task = (size_t)(k - t->tasks),
+		.snap = k->t,
+	};
+}
+
+static int handle(struct hpm_session *s, struct hpm_tracker *t,
+		  const struct perf_event_header *h)
+{
+	const void *body = h + 1;
+	size_t blen = h->size - sizeof(*h);
+	struct trk_task *k;
+
+	switch (h->type) {
+	case PERF_RECORD_FORK: {
+		const struct rec_task *r = body;
+		if (blen < sizeof(*r))
+			return -EIO;
+		k = find_task(t, (pid_t)r->tid);
+		if (k && k != &t->tasks[0] && k->t.fork_ns)
+			return 0;
+		if (k == &t->tasks[0])
+			return 0; /* the command itself: started by hpmon */
+		if (!k)
+			k = add_task(t, (pid_t)r->pid, (pid_t)r->tid);
+		if (!k)
+			return -ENOMEM;
+		k->t.ppid = (pid_t)r->ppid;
+		k->t.ptid = (pid_t)r->ptid;
+		k->t.fork_ns = r->time;
+		k->t.thread = r->pid == r->ppid;
+		struct trk_task *parent = find_task(t, (pid_t)r->ptid);
+		if (parent)
+			memcpy(k->t.comm, parent->t.comm, sizeof(k->t.comm));
+		notify(s, t, HPM_TASK_FORK, k, h);
+		return 0;
+	}
+	case PERF_RECORD_COMM: {
+		const struct rec_comm *r = body;
+		if (blen < sizeof(*r) + 1)
+			return -EIO;
+		k = find_task(t, (pid_t)r->tid);
+		if (!k)
+			return 0;
+		size_t max = blen - sizeof(*r);
+		size_t n = strnlen(r->comm, max < sizeof(k->t.comm) ? max : sizeof(k->t.comm) - 1);
+		memcpy(k->t.comm, r->comm, n);
+		k->t.comm[n] = '\0';
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			notify(s, t, HPM_TASK_EXEC, k, h);
+		return 0;
+	}
+	case PERF_RECORD_READ: {
+		const struct rec_read *r = body;
+		if (blen < sizeof(*r))
+			return -EIO;
+		k = find_task(t, (pid_t)r->tid);
+		if (!k)
+			k = add_task(t, (pid_t)r->pid, (pid_t)r->tid);
+		if (!k)
+			return -ENOMEM;
+		/* one record per event and CPU: add the CPU's part */
+		for (size_t i = 0; i < t->nr_ev * t->nr_slots; i++) {
+			size_t ev = i / t->nr_slots;
+			if (s->id[i] != r->v.id || s->ev_err[ev])
+				continue;
+			struct hpm_count part = { .value = r->v.value,
+						  .enabled = r->v.enabled,
+						  .running = r->v.running };
+			hpm__count_add(s, &k->counts[ev], &part);
+			k->have[ev] = true;
+			k->nreads[ev]++;
+			break;
+		}
+		return 0;
+	}
+	case PERF_RECORD_EXIT: {
+		const struct rec_task *r = body;
+		if (blen < sizeof(*r))
+			return -EIO;
+		k = find_task(t, (pid_t)r->tid);
+		if (!k)
+			return 0;
+		k->t.exit_ns = r->time;
+		k->t.exited = true;
+		/* the READ records follow EXIT: report the exit once they are in */
+		notify(s, t, HPM_TASK_EXIT, k, h);
+		return 0;
+	}
+	case PERF_RECORD_LOST: {
+		const struct rec_lost *r = body;
+		if (blen >= sizeof(*r))
+			t->lost += r->lost;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Report waiting lifecycle events in time order, up to the first exit
+ * whose READ records (one per opened event and CPU) are not all in; with
+ * @final, all of them, with what can be known.
+ */
+static void notify_exits(struct hpm_session *s, struct hpm_tracker *t, bool final)
+{
+	struct hpm_count *c = NULL;
+	size_t done = 0;
+
+	for (; done < t->nr_notes; done++) {
+		struct trk_note *n = &t->notes[done];
+		struct trk_task *k = &t->tasks[n->task];
+		if (n->what != HPM_TASK_EXIT) {
+			s->task_fn(n->what, &n->snap, n->time, NULL, s->task_arg);
+			continue;
+		}
+		bool complete = true;
+		for (size_t ev = 0; ev < t->nr_ev; ev++)
+			if (!s->ev_err[ev] && k->nreads[ev] < t->nr_slots)
+				complete = false;
+		if (!complete && !final)
+			break;
+		if (!c && !(c = calloc(t->nr_ev, sizeof(*c))))
+			break;
+		for (size_t ev = 0; ev < t->nr_ev; ev++)
+			hpm_session__read_task(s, ev, n->task, &c[ev]);
+		s->task_fn(HPM_TASK_EXIT, &n->snap, n->time, c, s->task_arg);
+	}
+	if (done && done < t->nr_notes)
+		memmove(t->notes, t->notes + done, (t->nr_notes - done) * sizeof(*t->notes));
+	t->nr_notes -= done;
+	free(c);
+}
+
+/* Copy every waiting record of buffer @b to the staging area. */
+static int stage_buffer(struct hpm_tracker *t, struct trk_buf *b)
+{
+	struct perf_event_mmap_page *pg = b->base;
+	size_t size = t->data_len;
+	const unsigned char *data = (const unsigned char *)b->base + (t->mmap_len - size);
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	int rc = 0;
+
+	while (tail < head) {
+		struct perf_event_header hdr;
+		size_t off = (size_t)(tail % size);
+
+		for (size_t i = 0; i < sizeof(hdr); i++) /* the header may wrap */
+			((unsigned char *)&hdr)[i] = data[(off + i) % size];
+		if (hdr.size < sizeof(hdr) + 16 || tail + hdr.size > head) {
+			rc = -EIO;
+			break;
+		}
+		if (t->stage_len + hdr.size > t->stage_cap) {
+			size_t nc = t->stage_cap ? t->stage_cap * 2 : 65536;
+			while (nc < t->stage_len + hdr.size)
+				nc *= 2;
+			unsigned char *v = realloc(t->stage, nc);
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			t->stage = v;
+			t->stage_cap = nc;
+		}
+		if (t->nr_recs == t->recs_cap) {
+			size_t nc = t->recs_cap ? t->recs_cap * 2 : 1024;
+			struct trk_rec *v = realloc(t->recs, nc * sizeof(*v));
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			t->recs = v;
+			t->recs_cap = nc;
+		}
+		unsigned char *dst = t->stage + t->stage_len;
+		size_t first = off + hdr.size <= size ? hdr.size : size - off;
+		memcpy(dst, data + off, first);
+		memcpy(dst + first, data, hdr.size - first);
+		t->recs[t->nr_recs].off = t->stage_len;
+		t->recs[t->nr_recs].time = rec_time((const void *)dst);
+		t->nr_recs++;
+		t->stage_len += (hdr.size + 7) & ~(size_t)7;
+		tail += hdr.size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return rc;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct trk_rec *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int hpm_tracker__drain(struct hpm_session *s, struct hpm_tracker *t)
+{
+	int rc = 0, n = 0;
+
+	t->stage_len = 0;
+	t->nr_recs = 0;
+	for (size_t i = 0; i < t->nr_slots && !rc; i++)
+		if (t->bufs[i].base)
+			rc = stage_buffer(t, &t->bufs[i]);
+	/* records of different CPUs interleave: handle them in time order */
+	if (t->nr_recs > 1)
+		qsort(t->recs, t->nr_recs, sizeof(*t->recs), cmp_rec);
+	for (size_t i = 0; i < t->nr_recs && !rc; i++, n++)
+		rc = handle(s, t, (const void *)(t->stage + t->recs[i].off));
+	notify_exits(s, t, false);
+	return rc ? rc : n;
+}
+
+size_t hpm_tracker__nr_missing(const struct hpm_tracker *t, size_t ev,
+			       size_t *which)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->nr; i++)
+		if (!t->tasks[i].have[ev]) {
+			n++;
+			*which = i;
+		}
+	return n;
+}
+
+void hpm_tracker__flush(struct hpm_session *s, struct hpm_tracker *t)
+{
+	notify_exits(s, t, true);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef HPM_EVLIST_INTERNAL_H
+#define HPM_EVLIST_INTERNAL_H
+
+#include <hpmon/event.h>
+#include "core/ctx-internal.h"
+#include "events/pmu-internal.h"
+
+#define HPM_MAX_EVENTS 1024
+/* Core PMUs a generic event is expanded to (cpu_core and cpu_atom; Arm
+ * big.LITTLE has two or three). */
+#define HPM_MAX_CORE_PMUS 8
+/* sysfs cpus/cpumask text kept with an event; a longer list is not kept
+ * (the event then opens on every CPU of the target, as before). */
+#define HPM_CPUS_MAX 128
+
+struct hpm_event {
+	char *name;               /* as written, or from name=; for an event
+				     expanded from one written for several
+				     PMUs, perf's name of the one (cpu_core/cycles/,
+				     uncore_cbox_0/clockticks/) */
+	enum hpm_event_kind kind;
+	struct perf_event_attr attr;
+	size_t leader;            /* index in the list */
+	char pmu[HPM_PMU_NAME_MAX];
+	char unit[32];
+	double scale;
+	bool explicit_priv;       /* the user chose u/k/h: no fallback */
+	bool explicit_gh;         /* the user chose H/G: exclude_guest is theirs */
+	/* The instances of a PMU that one written event stands for
+	 * (uncore_cbox/clockticks/ on uncore_cbox_0..3): the index of the
+	 * first, whose line perf's merged output shows, and the event as
+	 * written (malloc'd, on each of them); merge is the event's own index
+	 * and merged_name NULL for every other event. */
+	size_t merge;
+	char *merged_name;
+	/* CPUs its PMU counts on (sysfs "cpus" of a core PMU of a hybrid CPU,
+	 * "cpumask" of an uncore PMU), "" for any */
+	char cpus[HPM_CPUS_MAX];
+	/* while parsing: this is event @copy of the @nr_copies one written
+	 * event became (0 of 1 when it was not expanded) */
+	unsigned copy, nr_copies;
+};
+
+/* A core PMU, as generic events are expanded to it. */
+struct hpm_core_pmu {
+	char name[HPM_PMU_NAME_MAX];
+	uint32_t type;
+	char cpus[HPM_CPUS_MAX];
+};
+
+struct hpm_evlist {
+	struct hpm_ctx *ctx;
+	struct hpm_event *ev;
+	size_t nr, cap;
+	/* the core PMUs, read once: the one the kernel gives PERF_TYPE_RAW
+	 * (cpu_core) first, then the others in name order */
+	bool cores_known;
+	unsigned nr_cores;
+	struct hpm_core_pmu core[HPM_MAX_CORE_PMUS];
+};
+
+/*
+ * hpm_evlist__parse with HPM_EVLIST_* @flags (hpmon/event.h), for the
+ * library's own look-ups (metric selections resolve their events with
+ * HPM_EVLIST_MAIN_CORE, as the tool adds them).
+ */
+int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
+			    struct hpm_evlist **out, struct hpm_parse_error *err);
+
+/*
+ * Aim the generic hardware or cache event @a at the main core PMU when the
+ * machine has several (a hybrid CPU): the PMU's type in config's upper
+ * half, as HPM_EVLIST_MAIN_CORE resolves it. Other events and machines
+ * with one core PMU: unchanged.
+ */
+void hpm__attr_main_core(struct hpm_ctx *ctx, struct perf_event_attr *a);
+
+/* Is @cpu in the CPU list @cpus ("0-3,8", "" for every CPU)? */
+bool hpm__cpu_in_list(const char *cpus, int cpu);
+
+/* libpfm4 ready (lib/events/pfm.c; see pfm-internal.h). 0 or -HPM_ERR_PFM. */
+int hpm_pfm__init(void);
+
+/* Edit distance between @a and @b (case-insensitive), capped at @cap. */
+unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap);
+
+#endif

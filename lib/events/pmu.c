@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: MIT */
+/* PMUs from sysfs: type, format fields and event aliases. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "events/pmu-internal.h"
+
+int hpm_pmu__devices_dir(const struct hpm_ctx *ctx, char *buf, size_t len)
+{
+	return hpm__path(buf, len, ctx->sysfs, "bus/event_source/devices");
+}
+
+int hpm_format__parse(const char *text, struct hpm_format *f)
+{
+	const char *p = text;
+	if (!strncmp(p, "config", 6)) {
+		p += 6;
+		f->word = 0;
+		if (*p >= '1' && *p <= '3')
+			f->word = (unsigned)(*p++ - '0');
+	} else {
+		return -HPM_ERR_SYSFS;
+	}
+	if (*p++ != ':')
+		return -HPM_ERR_SYSFS;
+	f->nr = 0;
+	while (*p) {
+		char *end;
+		unsigned long lo = strtoul(p, &end, 10), hi;
+		if (end == p || lo > 63)
+			return -HPM_ERR_SYSFS;
+		p = end;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			hi = strtoul(p, &end, 10);
+			if (end == p || hi > 63 || hi < lo)
+				return -HPM_ERR_SYSFS;
+			p = end;
+		}
+		if (f->nr == HPM_FORMAT_MAX_RANGES)
+			return -HPM_ERR_SYSFS;
+		f->lo[f->nr] = (uint8_t)lo;
+		f->hi[f->nr] = (uint8_t)hi;
+		f->nr++;
+		if (*p == ',')
+			p++;
+		else if (*p && !isspace((unsigned char)*p))
+			return -HPM_ERR_SYSFS;
+		else
+			break;
+	}
+	return f->nr ? 0 : -HPM_ERR_SYSFS;
+}
+
+static int load_formats(const char *dir, struct hpm_pmu *pmu)
+{
+	char path[PATH_MAX], text[128];
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return 0; /* software, tracepoint ... have no format/ */
+	while ((de = readdir(d)) && pmu->nr_formats < HPM_PMU_MAX_FORMATS) {
+		struct hpm_format *f = &pmu->formats[pmu->nr_formats];
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(f->name))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
+			continue;
+		if (hpm__read_text(path, text, sizeof(text)) < 0)
+			continue;
+		if (hpm_format__parse(text, f) < 0)
+			continue; /* a format we do not understand is not fatal */
+		strcpy(f->name, de->d_name);
+		pmu->nr_formats++;
+	}
+	closedir(d);
+	return 0;
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name)
+{
+	char path[PATH_MAX];
+	long type;
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom"))
+		return true;
+	/* Arm core PMUs list their CPUs in "cpus"; uncore ones use "cpumask". */
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/cpus", name) == 0 && exists(path))
+		return true;
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/type", name) == 0 &&
+	    hpm__read_long(path, &type) == 0 && type == PERF_TYPE_RAW)
+		return true;
+	return false;
+}
+
+static int load_exact(const struct hpm_ctx *ctx, const char *name,
+		      struct hpm_pmu *pmu)
+{
+	char path[PATH_MAX];
+	long type;
+	int err;
+
+	if (strlen(name) >= sizeof(pmu->name) || strchr(name, '/') || name[0] == '.')
+		return -HPM_ERR_UNKNOWN_PMU;
+	err = hpm__path(path, sizeof(path), ctx->sysfs,
+			"bus/event_source/devices/%s/type", name);
+	if (err)
+		return err;
+	err = hpm__read_long(path, &type);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return -HPM_ERR_UNKNOWN_PMU;
+	if (err)
+		return err == -HPM_ERR_SYSFS ? err : -HPM_ERR_SYSFS;
+	if (type < 0 || type > UINT32_MAX)
+		return -HPM_ERR_SYSFS;
+	memset(pmu, 0, sizeof(*pmu));
+	strcpy(pmu->name, name);
+	pmu->type = (uint32_t)type;
+	pmu->core = hpm_pmu__is_core(ctx, name);
+	err = hpm__path(path, sizeof(path), ctx->sysfs,
+			"bus/event_source/devices/%s/format", name);
+	return err ? err : load_formats(path, pmu);
+}
+
+struct prefix_find {
+	const char *prefix;
+	char found[HPM_PMU_NAME_MAX];
+};
+
+static int prefix_cb(const char *name, void *arg)
+{
+	struct prefix_find *pf = arg;
+	size_t n = strlen(pf->prefix);
+	if (strncmp(name, pf->prefix, n) || name[n] != '_')
+		return 0;
+	for (const char *p = name + n + 1; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return 0;
+	if (name[n + 1] == '\0')
+		return 0;
+	snprintf(pf->found, sizeof(pf->found), "%s", name);
+	return 1;
+}
+
+int hpm_pmu__load(const struct hpm_ctx *ctx, const char *name,
+		  struct hpm_pmu *pmu)
+{
+	int err = load_exact(ctx, name, pmu);
+	if (err != -HPM_ERR_UNKNOWN_PMU)
+		return err;
+	struct prefix_find pf = { .prefix = name };
+	if (hpm_pmu__foreach(ctx, prefix_cb, &pf) == 1)
+		return load_exact(ctx, pf.found, pmu);
+	return -HPM_ERR_UNKNOWN_PMU;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int hpm__list_dir(const char *dir, bool dirs_only, char ***out, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (dirs_only && de->d_type != DT_DIR) {
+			char p[PATH_MAX];
+			struct stat st;
+			if (de->d_type != DT_UNKNOWN ||
+			    snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= (int)sizeof(p) ||
+			    stat(p, &st) || !S_ISDIR(st.st_mode))
+				continue;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **nv = realloc(v, ncap * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+			cap = ncap;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*out = v;
+	*nr = n;
+	return 0;
+nomem:
+	closedir(d);
+	hpm__free_names(v, n);
+	return -ENOMEM;
+}
+
+void hpm__free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The PMU names, core PMUs first, then the rest, each alphabetically:
+ * read from sysfs at the first call, kept in the context. */
+static int read_pmus(struct hpm_ctx *ctx)
+{
+	char dir[PATH_MAX];
+	char **names = NULL, **v;
+	size_t n = 0, k = 0;
+	int rc = hpm_pmu__devices_dir(ctx, dir, sizeof(dir));
+
+	if (!rc)
+		rc = hpm__list_dir(dir, false, &names, &n);
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	if (!(v = malloc((n ? n : 1) * sizeof(*v)))) {
+		hpm__free_names(names, n);
+		return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if (hpm_pmu__is_core(ctx, names[i]) == (pass == 0))
+				v[k++] = names[i];
+	free(names); /* the strings moved to v */
+	ctx->pmus = v;
+	ctx->nr_pmus = k;
+	return 0;
+}
+
+int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
+{
+	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* its cache only */
+	int rc = 0;
+
+	pthread_mutex_lock(&c->pmu_lock);
+	if (!c->pmus_read) {
+		c->pmus_err = read_pmus(c);
+		c->pmus_read = true;
+	}
+	pthread_mutex_unlock(&c->pmu_lock);
+	if (c->pmus_err)
+		return c->pmus_err;
+	for (size_t i = 0; i < c->nr_pmus && rc == 0; i++)
+		rc = fn(c->pmus[i], arg);
+	return rc;
+}
+
+struct core_find {
+	const struct hpm_ctx *ctx;
+	char *buf;
+	size_t len;
+};
+
+static int core_find_cb(const char *name, void *arg)
+{
+	struct core_find *cf = arg;
+	if (!hpm_pmu__is_core(cf->ctx, name))
+		return 0;
+	snprintf(cf->buf, cf->len, "%s", name);
+	return 1;
+}
+
+int hpm_pmu__core_name(const struct hpm_ctx *ctx, char *buf, size_t len)
+{
+	struct core_find cf = { ctx, buf, len };
+	int rc = hpm_pmu__foreach(ctx, core_find_cb, &cf);
+	return rc == 1 ? 0 : (rc < 0 ? rc : -ENOENT);
+}
+
+int hpm_pmu__set_term(const struct hpm_pmu *pmu, const char *term,
+		      uint64_t value, struct perf_event_attr *attr)
+{
+	const struct hpm_format *f = NULL;
+	__u64 *words[4] = { &attr->config, &attr->config1, &attr->config2,
+			       &attr->config2 };
+	unsigned width = 0;
+
+	for (unsigned i = 0; i < pmu->nr_formats; i++)
+		if (!strcmp(pmu->formats[i].name, term))
+			f = &pmu->formats[i];
+	if (!f)
+		return -HPM_ERR_UNKNOWN_TERM;
+#ifdef PERF_ATTR_SIZE_VER8
+	words[3] = &attr->config3;
+#endif
+	for (unsigned r = 0; r < f->nr; r++)
+		width += (unsigned)(f->hi[r] - f->lo[r] + 1);
+	if (width < 64 && (value >> width))
+		return -HPM_ERR_BAD_VALUE;
+	__u64 *w = words[f->word];
+	for (unsigned r = 0; r < f->nr; r++) {
+		unsigned bits = (unsigned)(f->hi[r] - f->lo[r] + 1);
+		uint64_t mask = bits == 64 ? ~0ULL : ((1ULL << bits) - 1);
+		*w &= ~(mask << f->lo[r]);
+		*w |= (value & mask) << f->lo[r];
+		value = bits == 64 ? 0 : value >> bits;
+	}
+	return 0;
+}
+
+int hpm_pmu__alias(const struct hpm_ctx *ctx, const struct hpm_pmu *pmu,
+		   const char *alias, struct hpm_alias *out)
+{
+	char path[PATH_MAX], buf[64];
+	int n;
+
+	if (strchr(alias, '/') || alias[0] == '.')
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->scale = 1.0;
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/events/%s", pmu->name, alias))
+		return -ENOENT;
+	n = hpm__read_text(path, out->terms, sizeof(out->terms));
+	if (n < 0)
+		return n == -ENOTDIR ? -ENOENT : n;
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/events/%s.scale", pmu->name, alias) == 0 &&
+	    hpm__read_text(path, buf, sizeof(buf)) > 0) {
+		char *end;
+		double s = strtod(buf, &end);
+		if (end != buf && s > 0)
+			out->scale = s;
+	}
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/events/%s.unit", pmu->name, alias) == 0)
+		if (hpm__read_text(path, out->unit, sizeof(out->unit)) < 0)
+			out->unit[0] = '\0';
+	return 0;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n > m && !strcmp(s + n - m, suf);
+}
+
+int hpm_pmu__foreach_alias(const struct hpm_ctx *ctx, const char *name,
+			   hpm_alias_fn fn, void *arg)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 256], terms[256];
+	char **names;
+	size_t n;
+	int rc;
+
+	if (hpm__path(dir, sizeof(dir), ctx->sysfs,
+		      "bus/event_source/devices/%s/events", name))
+		return -ENAMETOOLONG;
+	rc = hpm__list_dir(dir, false, &names, &n);
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (has_suffix(names[i], ".scale") || has_suffix(names[i], ".unit") ||
+		    has_suffix(names[i], ".snapshot") || has_suffix(names[i], ".per-pkg"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (hpm__read_text(path, terms, sizeof(terms)) < 0)
+			continue;
+		rc = fn(name, names[i], terms, arg);
+	}
+	hpm__free_names(names, n);
+	return rc;
+}

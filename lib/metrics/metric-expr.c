@@ -1,0 +1,1034 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metric expressions: a tokenizer, a recursive-descent parser to a syntax
+ * tree, and an evaluator that carries each value's gradient with respect
+ * to its inputs, so that the uncertainty of a result is propagated to
+ * first order with every input counted once however often it is used.
+ *
+ *   cond   := or ['if' or 'else' cond]
+ *   or     := and (('or' | '||') and)*
+ *   and    := not (('and' | '&&') not)*
+ *   not    := ('not' | '!') not | cmp
+ *   cmp    := add [('<' | '<=' | '>' | '>=' | '==' | '!=') add]
+ *   add    := mul (('+' | '-') mul)*
+ *   mul    := unary (('*' | '/') unary)*
+ *   unary  := ('-' | '+') unary | primary
+ *   primary:= NUMBER | NAME | STRING | FUNC '(' cond (',' cond)* ')'
+ *           | '(' cond ')'
+ *
+ * Everything is bounded (length, nesting, nodes, names), so a file or a
+ * command line cannot make the parser or the evaluator recurse without end.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/metric-internal.h"
+
+/* ---- values ---- */
+
+void hpm_value__set(struct hpm_value *v, double value, double sigma)
+{
+	v->value = value;
+	v->sigma = sigma;
+	v->na = false;
+	v->reason[0] = '\0';
+}
+
+void hpm_value__na(struct hpm_value *v, const char *fmt, ...)
+{
+	va_list ap;
+	v->value = NAN;
+	v->sigma = NAN;
+	v->na = true;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- tokens ---- */
+
+enum tok_kind { T_END, T_NUM, T_NAME, T_STR, T_OP, T_LP, T_RP, T_COMMA, T_BAD };
+
+struct tok {
+	enum tok_kind kind;
+	size_t pos, len;   /* in the text; for T_STR without the quotes */
+	double num;
+	char op[3];
+};
+
+struct parser {
+	struct hpm_expr *e;
+	const char *s;
+	size_t pos;
+	struct tok t;      /* current token */
+	struct hpm_parse_error *err;
+	struct hpm_parse_error local;
+};
+
+static int fail(struct parser *p, size_t pos, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct parser *p, size_t pos, size_t len, const char *fmt, ...)
+{
+	struct hpm_parse_error *e = p->err;
+	va_list ap;
+
+	if (e->err)
+		return e->err;
+	e->err = -HPM_ERR_SYNTAX;
+	e->pos = pos;
+	if (len >= sizeof(e->token))
+		len = sizeof(e->token) - 1;
+	memcpy(e->token, p->s + pos, len);
+	e->token[len] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return e->err;
+}
+
+static bool name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '.'; }
+/* after ':' in cycles:u, INST_RETIRED:ANY_P, MEM_TRANS_RETIRED:ldlat=3 */
+static bool mod_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '=' || c == '.'; }
+
+static size_t scan_name(const char *s)
+{
+	size_t i = 0;
+	while (name_char(s[i]) ||
+	       /* a '-' between letters is part of the name: page-faults */
+	       (s[i] == '-' && i > 0 && name_char(s[i - 1]) && isalpha((unsigned char)s[i + 1])))
+		i++;
+	while (s[i] == ':' && mod_char(s[i + 1])) {
+		i++;
+		while (mod_char(s[i]))
+			i++;
+	}
+	return i;
+}
+
+/* A number: digits[.digits][e[+-]digits], .digits..., or 0xHEX. */
+static size_t scan_number(const char *s, double *out)
+{
+	char buf[64];
+	size_t i = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+		unsigned long long v = 0;
+		i = 2;
+		while (isxdigit((unsigned char)s[i])) {
+			int d = isdigit((unsigned char)s[i]) ? s[i] - '0'
+							     : tolower((unsigned char)s[i]) - 'a' + 10;
+			if (v > (~0ull >> 4))
+				return 0; /* too long */
+			v = v * 16 + (unsigned)d;
+			i++;
+		}
+		*out = (double)v;
+		return i;
+	}
+	while (isdigit((unsigned char)s[i]))
+		i++;
+	if (s[i] == '.') {
+		i++;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+	}
+	if (i == 0 || (i == 1 && s[0] == '.'))
+		return 0;
+	if ((s[i] == 'e' || s[i] == 'E') &&
+	    (isdigit((unsigned char)s[i + 1]) ||
+	     ((s[i + 1] == '+' || s[i + 1] == '-') && isdigit((unsigned char)s[i + 2])))) {
+		i += 2;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+	}
+	if (i >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, i);
+	buf[i] = '\0';
+	*out = strtod(buf, NULL);
+	return isfinite(*out) ? i : 0;
+}
+
+static void next(struct parser *p)
+{
+	const char *s = p->s;
+	struct tok *t = &p->t;
+
+	while (isspace((unsigned char)s[p->pos]))
+		p->pos++;
+	memset(t, 0, sizeof(*t));
+	t->pos = p->pos;
+	char c = s[p->pos];
+	if (!c) {
+		t->kind = T_END;
+		return;
+	}
+	if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
+		size_t n = scan_number(s + p->pos, &t->num);
+		t->kind = n ? T_NUM : T_BAD;
+		t->len = n ? n : 1;
+		/* "12abc": a number glued to a name is a mistake */
+		if (n && (name_start(s[p->pos + n]) || isdigit((unsigned char)s[p->pos + n]) ||
+			  s[p->pos + n] == '.')) {
+			t->kind = T_BAD;
+			t->len = n;
+			while (name_char(s[p->pos + t->len]))
+				t->len++;
+		}
+		p->pos += t->len;
+		return;
+	}
+	if (name_start(c)) {
+		t->kind = T_NAME;
+		t->len = scan_name(s + p->pos);
+		p->pos += t->len;
+		return;
+	}
+	if (c == '"' || c == '\'') {
+		const char *end = strchr(s + p->pos + 1, c);
+		if (!end) {
+			t->kind = T_BAD;
+			t->len = strlen(s + p->pos);
+			p->pos += t->len;
+			return;
+		}
+		t->kind = T_STR;
+		t->pos = p->pos + 1;
+		t->len = (size_t)(end - (s + p->pos + 1));
+		p->pos = (size_t)(end - s) + 1;
+		return;
+	}
+	p->pos++;
+	t->len = 1;
+	switch (c) {
+	case '(': t->kind = T_LP; return;
+	case ')': t->kind = T_RP; return;
+	case ',': t->kind = T_COMMA; return;
+	case '+': case '-': case '*': case '/':
+		t->kind = T_OP;
+		t->op[0] = c;
+		return;
+	case '<': case '>': case '=': case '!': case '&': case '|': {
+		char d = s[p->pos];
+		t->kind = T_OP;
+		t->op[0] = c;
+		if ((d == '=' && c != '&' && c != '|') || (c == '&' && d == '&') ||
+		    (c == '|' && d == '|')) {
+			t->op[1] = d;
+			t->len = 2;
+			p->pos++;
+		} else if (c == '=' || c == '&' || c == '|') {
+			t->kind = T_BAD; /* lone '=', '&', '|' */
+		}
+		return;
+	}
+	default:
+		t->kind = T_BAD;
+		return;
+	}
+}
+
+static bool is_word(const struct parser *p, const char *w)
+{
+	return p->t.kind == T_NAME && p->t.len == strlen(w) &&
+	       !strncmp(p->s + p->t.pos, w, p->t.len);
+}
+
+static bool is_op(const struct parser *p, const char *op)
+{
+	return p->t.kind == T_OP && !strcmp(p->t.op, op);
+}
+
+static bool is_keyword(const char *s, size_t len)
+{
+	static const char *const kw[] = { "if", "else", "and", "or", "not" };
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (len == strlen(kw[i]) && !strncmp(s, kw[i], len))
+			return true;
+	return false;
+}
+
+static int expected(struct parser *p, const char *what)
+{
+	const struct tok *t = &p->t;
+	if (t->kind == T_END)
+		return fail(p, t->pos, 0, "expected %s, but the expression ends", what);
+	if (t->kind == T_BAD) {
+		const char *s = p->s + t->pos;
+		if (*s == '"' || *s == '\'')
+			return fail(p, t->pos, t->len, "%c...: the quoted event is never closed", *s);
+		if (isdigit((unsigned char)*s) || *s == '.')
+			return fail(p, t->pos, t->len, "'%.*s' is not a number", (int)t->len, s);
+		if (*s == '=')
+			return fail(p, t->pos, 1, "'=' is not an operator here (compare with '==')");
+		return fail(p, t->pos, t->len, "unexpected character '%c'", *s);
+	}
+	return fail(p, t->pos, t->len, "expected %s, found '%.*s'", what, (int)t->len,
+		    p->s + t->pos);
+}
+
+/* ---- tree ---- */
+
+static void node_free(struct hpm_node *n)
+{
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n->nr_kids; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n);
+}
+
+static unsigned height(const struct hpm_node *n)
+{
+	unsigned h = 0;
+	for (unsigned i = 0; i < n->nr_kids; i++) {
+		unsigned k = height(n->kids[i]);
+		if (k > h)
+			h = k;
+	}
+	return h + 1;
+}
+
+/* A new node of @kind spanning [pos, end) with the given kids (taken). */
+static struct hpm_node *mk(struct parser *p, enum hpm_node_kind kind, int op,
+			   size_t pos, size_t end, unsigned nr,
+			   struct hpm_node **kids)
+{
+	struct hpm_node *n;
+
+	if (p->e->nr_nodes >= HPM_EXPR_MAX_NODES) {
+		fail(p, pos, end - pos, "expression too large (more than %d terms)",
+		     HPM_EXPR_MAX_NODES);
+		goto bad;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		goto bad;
+	if (nr) {
+		n->kids = malloc(nr * sizeof(*kids));
+		if (!n->kids) {
+			free(n);
+			goto bad;
+		}
+		memcpy(n->kids, kids, nr * sizeof(*kids));
+	}
+	n->nr_kids = nr;
+	n->kind = kind;
+	n->op = op;
+	n->pos = pos;
+	n->len = end - pos;
+	p->e->nr_nodes++;
+	if (nr && height(n) > HPM_EXPR_MAX_DEPTH) {
+		fail(p, pos, end - pos, "expression nested too deeply (more than %d levels)",
+		     HPM_EXPR_MAX_DEPTH);
+		node_free(n);
+		return NULL;
+	}
+	return n;
+bad:
+	for (unsigned i = 0; i < nr; i++)
+		node_free(kids[i]);
+	if (!p->err->err)
+		p->err->err = -ENOMEM;
+	return NULL;
+}
+
+static int add_ref(struct parser *p, size_t pos, size_t len, size_t *idx)
+{
+	struct hpm_expr *e = p->e;
+	const char *name = p->s + pos;
+
+	if (len == 0)
+		return fail(p, pos ? pos - 1 : 0, 2, "empty quoted event name");
+	if (len > HPM_EXPR_MAX_NAME)
+		return fail(p, pos, len, "name longer than %d characters", HPM_EXPR_MAX_NAME);
+	for (size_t i = 0; i < e->nr_refs; i++)
+		if (strlen(e->refs[i]) == len && !strncmp(e->refs[i], name, len)) {
+			*idx = i;
+			return 0;
+		}
+	if (e->nr_refs >= HPM_EXPR_MAX_INPUTS)
+		return fail(p, pos, len, "more than %d distinct names in one expression",
+			    HPM_EXPR_MAX_INPUTS);
+	char **v = realloc(e->refs, (e->nr_refs + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	e->refs = v;
+	v[e->nr_refs] = strndup(name, len);
+	if (!v[e->nr_refs])
+		return -ENOMEM;
+	*idx = e->nr_refs++;
+	return 0;
+}
+
+static struct hpm_node *parse_cond(struct parser *p, unsigned depth);
+
+static struct hpm_node *parse_call(struct parser *p, unsigned depth)
+{
+	static const struct { const char *name; enum hpm_func f; unsigned min, max; } funcs[] = {
+		{ "min", HPM_F_MIN, 1, 16 },
+		{ "max", HPM_F_MAX, 1, 16 },
+		{ "abs", HPM_F_ABS, 1, 1 },
+	};
+	struct hpm_node *args[16];
+	unsigned nr = 0;
+	size_t pos = p->t.pos, flen = p->t.len;
+	size_t f;
+
+	for (f = 0; f < sizeof(funcs) / sizeof(funcs[0]); f++)
+		if (strlen(funcs[f].name) == flen && !strncmp(p->s + pos, funcs[f].name, flen))
+			break;
+	if (f == sizeof(funcs) / sizeof(funcs[0])) {
+		fail(p, pos, flen, "unknown function '%.*s' (there are min, max and abs)",
+		     (int)flen, p->s + pos);
+		return NULL;
+	}
+	next(p); /* name */
+	next(p); /* ( */
+	for (;;) {
+		if (nr == funcs[f].max) {
+			fail(p, p->t.pos, p->t.len, "%s takes at most %u argument%s",
+			     funcs[f].name, funcs[f].max, funcs[f].max > 1 ? "s" : "");
+			goto bad;
+		}
+		args[nr] = parse_cond(p, depth + 1);
+		if (!args[nr])
+			goto bad;
+		nr++;
+		if (p->t.kind == T_COMMA) {
+			next(p);
+			continue;
+		}
+		if (p->t.kind == T_RP)
+			break;
+		expected(p, "',' or ')'");
+		goto bad;
+	}
+	size_t end = p->t.pos + 1;
+	next(p);
+	return mk(p, HPM_N_CALL, (int)funcs[f].f, pos, end, nr, args);
+bad:
+	while (nr)
+		node_free(args[--nr]);
+	return NULL;
+}
+
+static struct hpm_node *parse_primary(struct parser *p, unsigned depth)
+{
+	struct tok t = p->t;
+	struct hpm_node *n;
+
+	switch (t.kind) {
+	case T_NUM:
+		next(p);
+		n = mk(p, HPM_N_NUM, 0, t.pos, t.pos + t.len, 0, NULL);
+		if (n)
+			n->num = t.num;
+		return n;
+	case T_STR:
+	case T_NAME: {
+		size_t idx = 0;
+		if (t.kind == T_NAME && is_keyword(p->s + t.pos, t.len)) {
+			expected(p, "a number, a name or '('");
+			return NULL;
+		}
+		if (t.kind == T_NAME) {
+			/* a call? look past spaces for '(' */
+			size_t q = p->pos;
+			while (isspace((unsigned char)p->s[q]))
+				q++;
+			if (p->s[q] == '(')
+				return parse_call(p, depth);
+		}
+		if (add_ref(p, t.pos, t.len, &idx))
+			return NULL;
+		next(p);
+		/* the node spans the quotes too */
+		size_t pos = t.kind == T_STR ? t.pos - 1 : t.pos;
+		size_t end = t.kind == T_STR ? t.pos + t.len + 1 : t.pos + t.len;
+		n = mk(p, HPM_N_REF, 0, pos, end, 0, NULL);
+		if (n)
+			n->ref = idx;
+		return n;
+	}
+	case T_LP: {
+		size_t open = t.pos;
+		next(p);
+		n = parse_cond(p, depth + 1);
+		if (!n)
+			return NULL;
+		if (p->t.kind != T_RP) {
+			if (p->t.kind == T_END)
+				fail(p, open, 1, "'(' is never closed");
+			else
+				expected(p, "')'");
+			node_free(n);
+			return NULL;
+		}
+		/* the parenthesised node keeps its own span; messages quote it */
+		next(p);
+		return n;
+	}
+	default:
+		expected(p, "a number, a name or '('");
+		return NULL;
+	}
+}
+
+static struct hpm_node *parse_unary(struct parser *p, unsigned depth)
+{
+	if (depth > HPM_EXPR_MAX_DEPTH) {
+		fail(p, p->t.pos, p->t.len, "expression nested too deeply (more than %d levels)",
+		     HPM_EXPR_MAX_DEPTH);
+		return NULL;
+	}
+	if (is_op(p, "-") || is_op(p, "+")) {
+		size_t pos = p->t.pos;
+		bool neg = p->t.op[0] == '-';
+		next(p);
+		struct hpm_node *k = parse_unary(p, depth + 1);
+		if (!k || !neg)
+			return k;
+		return mk(p, HPM_N_NEG, 0, pos, k->pos + k->len, 1, &k);
+	}
+	return parse_primary(p, depth);
+}
+
+static struct hpm_node *binary(struct parser *p, int op, struct hpm_node *l,
+			       struct hpm_node *r)
+{
+	struct hpm_node *kids[2] = { l, r };
+	size_t end = r->pos + r->len;
+	return mk(p, HPM_N_BIN, op, l->pos < r->pos ? l->pos : r->pos, end, 2, kids);
+}
+
+static struct hpm_node *parse_mul(struct parser *p, unsigned depth)
+{
+	struct hpm_node *l = parse_unary(p, depth);
+	while (l && (is_op(p, "*") || is_op(p, "/"))) {
+		int op = p->t.op[0] == '*' ? HPM_OP_MUL : HPM_OP_DIV;
+		next(p);
+		struct hpm_node *r = parse_unary(p, depth);
+		if (!r) {
+			node_free(l);
+			return NULL;
+		}
+		l = binary(p, op, l, r);
+	}
+	return l;
+}
+
+static struct hpm_node *parse_add(struct parser *p, unsigned depth)
+{
+	struct hpm_node *l = parse_mul(p, depth);
+	while (l && (is_op(p, "+") || is_op(p, "-"))) {
+		int op = p->t.op[0] == '+' ? HPM_OP_ADD : HPM_OP_SUB;
+		next(p);
+		struct hpm_node *r = parse_mul(p, depth);
+		if (!r) {
+			node_free(l);
+			return NULL;
+		}
+		l = binary(p, op, l, r);
+	}
+	return l;
+}
+
+static int cmp_op(const struct parser *p)
+{
+	static const struct { const char *s; int op; } ops[] = {
+		{ "<", HPM_OP_LT }, { "<=", HPM_OP_LE }, { ">", HPM_OP_GT },
+		{ ">=", HPM_OP_GE }, { "==", HPM_OP_EQ }, { "!=", HPM_OP_NE },
+	};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (is_op(p, ops[i].s))
+			return ops[i].op;
+	return -1;
+}
+
+static struct hpm_node *parse_cmp(struct parser *p, unsigned depth)
+{
+	struct hpm_node *l = parse_add(p, depth);
+	int op = l ? cmp_op(p) : -1;
+	if (op < 0)
+		return l;
+	next(p);
+	struct hpm_node *r = parse_add(p, depth);
+	if (!r) {
+		node_free(l);
+		return NULL;
+	}
+	l = binary(p, op, l, r);
+	if (l && cmp_op(p) >= 0) {
+		fail(p, p->t.pos, p->t.len,
+		     "comparisons do not chain: write 'a < b and b < c'");
+		node_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static struct hpm_node *parse_not(struct parser *p, unsigned depth)
+{
+	if (is_word(p, "not") || is_op(p, "!")) {
+		size_t pos = p->t.pos;
+		if (depth > HPM_EXPR_MAX_DEPTH) {
+			fail(p, pos, p->t.len, "expression nested too deeply (more than %d levels)",
+			     HPM_EXPR_MAX_DEPTH);
+			return NULL;
+		}
+		next(p);
+		struct hpm_node *k = parse_not(p, depth + 1);
+		if (!k)
+			return NULL;
+		return mk(p, HPM_N_NOT, 0, pos, k->pos + k->len, 1, &k);
+	}
+	return parse_cmp(p, depth);
+}
+
+static struct hpm_node *parse_and(struct parser *p, unsigned depth)
+{
+	struct hpm_node *l = parse_not(p, depth);
+	while (l && (is_word(p, "and") || is_op(p, "&&"))) {
+		next(p);
+		struct hpm_node *r = parse_not(p, depth);
+		if (!r) {
+			node_free(l);
+			return NULL;
+		}
+		l = binary(p, HPM_OP_AND, l, r);
+	}
+	return l;
+}
+
+static struct hpm_node *parse_or(struct parser *p, unsigned depth)
+{
+	struct hpm_node *l = parse_and(p, depth);
+	while (l && (is_word(p, "or") || is_op(p, "||"))) {
+		next(p);
+		struct hpm_node *r = parse_and(p, depth);
+		if (!r) {
+			node_free(l);
+			return NULL;
+		}
+		l = binary(p, HPM_OP_OR, l, r);
+	}
+	return l;
+}
+
+static struct hpm_node *parse_cond(struct parser *p, unsigned depth)
+{
+	struct hpm_node *kids[3];
+
+	if (depth > HPM_EXPR_MAX_DEPTH) {
+		fail(p, p->t.pos, p->t.len, "expression nested too deeply (more than %d levels)",
+		     HPM_EXPR_MAX_DEPTH);
+		return NULL;
+	}
+	kids[0] = parse_or(p, depth);
+	if (!kids[0] || !is_word(p, "if"))
+		return kids[0];
+	next(p);
+	kids[1] = parse_or(p, depth);
+	if (!kids[1]) {
+		node_free(kids[0]);
+		return NULL;
+	}
+	if (!is_word(p, "else")) {
+		expected(p, "'else' (write 'A if CONDITION else B')");
+		node_free(kids[0]);
+		node_free(kids[1]);
+		return NULL;
+	}
+	next(p);
+	kids[2] = parse_cond(p, depth + 1);
+	if (!kids[2]) {
+		node_free(kids[0]);
+		node_free(kids[1]);
+		return NULL;
+	}
+	return mk(p, HPM_N_COND, 0, kids[0]->pos, kids[2]->pos + kids[2]->len, 3, kids);
+}
+
+void hpm_expr__free(struct hpm_expr *e)
+{
+	if (!e)
+		return;
+	node_free(e->root);
+	for (size_t i = 0; i < e->nr_refs; i++)
+		free(e->refs[i]);
+	free(e->refs);
+	free(e->text);
+	free(e);
+}
+
+int hpm_expr__parse(const char *text, struct hpm_expr **out,
+		    struct hpm_parse_error *err)
+{
+	struct parser p = { 0 };
+	struct hpm_expr *e;
+	size_t len;
+
+	p.err = err ? err : &p.local;
+	memset(p.err, 0, sizeof(*p.err));
+	if (out)
+		*out = NULL;
+	if (!text || !out) {
+		p.err->err = -EINVAL;
+		snprintf(p.err->msg, sizeof(p.err->msg), "no expression");
+		return -EINVAL;
+	}
+	len = strnlen(text, HPM_EXPR_MAX_LEN + 1);
+	if (len > HPM_EXPR_MAX_LEN) {
+		p.s = text;
+		return fail(&p, HPM_EXPR_MAX_LEN, 0, "expression longer than %d characters",
+			    HPM_EXPR_MAX_LEN);
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->text = strdup(text))) {
+		free(e);
+		p.err->err = -ENOMEM;
+		return -ENOMEM;
+	}
+	p.e = e;
+	p.s = e->text;
+	next(&p);
+	if (p.t.kind == T_END) {
+		fail(&p, 0, 0, "empty expression");
+		goto bad;
+	}
+	e->root = parse_cond(&p, 0);
+	if (!e->root)
+		goto bad;
+	if (p.t.kind != T_END) {
+		if (p.t.kind == T_NAME || p.t.kind == T_NUM || p.t.kind == T_STR ||
+		    p.t.kind == T_LP)
+			fail(&p, p.t.pos, p.t.len,
+			     "'%.*s' follows a complete expression: an operator is missing",
+			     (int)p.t.len, p.s + p.t.pos);
+		else
+			expected(&p, "an operator or the end");
+		goto bad;
+	}
+	*out = e;
+	return 0;
+bad:
+	if (!p.err->err)
+		p.err->err = -ENOMEM;
+	hpm_expr__free(e);
+	return p.err->err;
+}
+
+const char *hpm_expr__text(const struct hpm_expr *e) { return e->text; }
+size_t hpm_expr__nr_refs(const struct hpm_expr *e) { return e->nr_refs; }
+
+const char *hpm_expr__ref(const struct hpm_expr *e, size_t i)
+{
+	return i < e->nr_refs ? e->refs[i] : NULL;
+}
+
+/* ---- evaluation ---- */
+
+/* A value under evaluation: its gradient with respect to the inputs. */
+struct gval {
+	double v;
+	bool na;
+	double g[HPM_EXPR_MAX_INPUTS];
+};
+
+struct run {
+	struct hpm_eval *ev;
+	struct hpm_value *out; /* the reason of the first n/a goes here */
+	int err;
+};
+
+static void set_na(struct run *r, struct gval *x, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_na(struct run *r, struct gval *x, const char *fmt, ...)
+{
+	va_list ap;
+	x->na = true;
+	x->v = NAN;
+	if (r->out->reason[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->out->reason, sizeof(r->out->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void constant(struct gval *x, double v)
+{
+	x->v = v;
+	x->na = false;
+	memset(x->g, 0, sizeof(x->g));
+}
+
+/* The text of node @n, shortened for a message. */
+static void node_text(const struct hpm_expr *e, const struct hpm_node *n, char *buf,
+		      size_t len)
+{
+	size_t l = n->len;
+	if (l > 60)
+		snprintf(buf, len, "%.57s...", e->text + n->pos);
+	else
+		snprintf(buf, len, "%.*s", (int)l, e->text + n->pos);
+}
+
+static void eval_node(struct run *r, const struct hpm_expr *e,
+		      const struct hpm_node *n, struct gval *out);
+
+static void eval_ref(struct run *r, const struct hpm_expr *e, const struct hpm_node *n,
+		     struct gval *out)
+{
+	struct hpm_eval *ev = r->ev;
+	const char *name = e->refs[n->ref];
+	const struct hpm_expr *sub = NULL;
+	size_t slot = SIZE_MAX;
+	char why[192] = "";
+	int rc = ev->resolve(ev->arg, name, &slot, &sub, why, sizeof(why));
+
+	if (rc) {
+		set_na(r, out, "%s", why[0] ? why : "unknown name");
+		return;
+	}
+	if (sub) {
+		for (unsigned i = 0; i <= ev->chain; i++)
+			if (ev->stack[i] == sub) {
+				set_na(r, out, "metric '%s' refers to itself", name);
+				r->err = -HPM_ERR_SYNTAX;
+				return;
+			}
+		if (ev->chain >= HPM_METRIC_MAX_CHAIN) {
+			set_na(r, out, "metric '%s': more than %d metrics refer to each other in a chain",
+			       name, HPM_METRIC_MAX_CHAIN);
+			r->err = -HPM_ERR_SYNTAX;
+			return;
+		}
+		ev->stack[++ev->chain] = sub;
+		eval_node(r, sub, sub->root, out);
+		ev->chain--;
+		return;
+	}
+	if (slot >= ev->nr_inputs || slot >= HPM_EXPR_MAX_INPUTS) {
+		set_na(r, out, "'%s': more inputs than %d", name, HPM_EXPR_MAX_INPUTS);
+		r->err = -HPM_ERR_SYNTAX;
+		return;
+	}
+	const struct hpm_value *in = &ev->inputs[slot];
+	if (in->na || !isfinite(in->value)) {
+		set_na(r, out, "%s", in->reason[0] ? in->reason : "no value");
+		return;
+	}
+	constant(out, in->value);
+	out->g[slot] = 1.0;
+}
+
+static void eval_bin(struct run *r, const struct hpm_expr *e, const struct hpm_node *n,
+		     struct gval *out)
+{
+	struct gval b;
+	int op = n->op;
+
+	eval_node(r, e, n->kids[0], out);
+	if (out->na)
+		return;
+	if (op == HPM_OP_AND || op == HPM_OP_OR) {
+		bool a = out->v != 0;
+		if ((op == HPM_OP_AND && !a) || (op == HPM_OP_OR && a)) {
+			constant(out, a);
+			return;
+		}
+		eval_node(r, e, n->kids[1], &b);
+		if (b.na) {
+			out->na = true;
+			return;
+		}
+		constant(out, b.v != 0);
+		return;
+	}
+	eval_node(r, e, n->kids[1], &b);
+	if (b.na) {
+		out->na = true;
+		return;
+	}
+	double a = out->v, q;
+	switch (op) {
+	case HPM_OP_ADD:
+		out->v = a + b.v;
+		for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+			out->g[i] += b.g[i];
+		break;
+	case HPM_OP_SUB:
+		out->v = a - b.v;
+		for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+			out->g[i] -= b.g[i];
+		break;
+	case HPM_OP_MUL:
+		out->v = a * b.v;
+		for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+			out->g[i] = b.v * out->g[i] + a * b.g[i];
+		break;
+	case HPM_OP_DIV:
+		if (b.v == 0) {
+			char txt[80];
+			node_text(e, n->kids[1], txt, sizeof(txt));
+			set_na(r, out, "division by zero: %s is 0", txt);
+			return;
+		}
+		q = a / b.v;
+		out->v = q;
+		for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+			out->g[i] = (out->g[i] - q * b.g[i]) / b.v;
+		break;
+	case HPM_OP_LT: constant(out, a < b.v); break;
+	case HPM_OP_LE: constant(out, a <= b.v); break;
+	case HPM_OP_GT: constant(out, a > b.v); break;
+	case HPM_OP_GE: constant(out, a >= b.v); break;
+	case HPM_OP_EQ: constant(out, a == b.v); break;
+	case HPM_OP_NE: constant(out, a != b.v); break;
+	}
+	if (!isfinite(out->v)) {
+		char txt[80];
+		node_text(e, n, txt, sizeof(txt));
+		set_na(r, out, "%s overflows", txt);
+	}
+}
+
+static void eval_call(struct run *r, const struct hpm_expr *e, const struct hpm_node *n,
+		      struct gval *out)
+{
+	struct gval b;
+
+	eval_node(r, e, n->kids[0], out);
+	if (out->na)
+		return;
+	if (n->op == HPM_F_ABS) {
+		if (out->v < 0) {
+			out->v = -out->v;
+			for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+				out->g[i] = -out->g[i];
+		}
+		return;
+	}
+	for (unsigned k = 1; k < n->nr_kids; k++) {
+		eval_node(r, e, n->kids[k], &b);
+		if (b.na) {
+			out->na = true;
+			return;
+		}
+		if (n->op == HPM_F_MIN ? b.v < out->v : b.v > out->v)
+			*out = b;
+	}
+}
+
+static void eval_node(struct run *r, const struct hpm_expr *e,
+		      const struct hpm_node *n, struct gval *out)
+{
+	switch (n->kind) {
+	case HPM_N_NUM:
+		constant(out, n->num);
+		return;
+	case HPM_N_REF:
+		eval_ref(r, e, n, out);
+		return;
+	case HPM_N_NEG:
+		eval_node(r, e, n->kids[0], out);
+		if (!out->na) {
+			out->v = -out->v;
+			for (size_t i = 0; i < HPM_EXPR_MAX_INPUTS; i++)
+				out->g[i] = -out->g[i];
+		}
+		return;
+	case HPM_N_NOT:
+		eval_node(r, e, n->kids[0], out);
+		if (!out->na)
+			constant(out, out->v == 0);
+		return;
+	case HPM_N_BIN:
+		eval_bin(r, e, n, out);
+		return;
+	case HPM_N_COND:
+		eval_node(r, e, n->kids[1], out);
+		if (out->na)
+			return;
+		eval_node(r, e, n->kids[out->v != 0 ? 0 : 2], out);
+		return;
+	case HPM_N_CALL:
+		eval_call(r, e, n, out);
+		return;
+	}
+	set_na(r, out, "bad expression");
+	r->err = -HPM_ERR_SYNTAX;
+}
+
+int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
+		  struct hpm_value *out)
+{
+	struct gval x;
+	struct run r = { .ev = ev, .out = out };
+
+	memset(out, 0, sizeof(*out));
+	if (!e || !e->root || ev->nr_inputs > HPM_EXPR_MAX_INPUTS)
+		return -EINVAL;
+	ev->chain = 0;
+	ev->stack[0] = e;
+	eval_node(&r, e, e->root, &x);
+	if (x.na) {
+		char reason[sizeof(out->reason)];
+		memcpy(reason, out->reason, sizeof(reason));
+		hpm_value__na(out, "%s", reason[0] ? reason : "no value");
+		return r.err;
+	}
+	/* sigma^2 = sum over inputs of (d result / d input * sigma input)^2 */
+	double var = 0;
+	for (size_t i = 0; i < ev->nr_inputs; i++) {
+		double s = ev->inputs[i].sigma;
+		if (x.g[i] == 0 || s == 0)
+			continue;
+		if (!isfinite(s)) {
+			var = NAN;
+			break;
+		}
+		var += (x.g[i] * s) * (x.g[i] * s);
+	}
+	hpm_value__set(out, x.v, isfinite(var) ? sqrt(var) : NAN);
+	return r.err;
+}
+
+/* The public evaluator: the expression's refs are its inputs, in order. */
+static int refs_resolve(void *arg, const char *name, size_t *slot,
+			const struct hpm_expr **sub, char *why, size_t why_len)
+{
+	const struct hpm_expr *e = arg;
+	(void)sub;
+	for (size_t i = 0; i < e->nr_refs; i++)
+		if (!strcmp(e->refs[i], name)) {
+			*slot = i;
+			return 0;
+		}
+	snprintf(why, why_len, "'%s' has no value", name);
+	return -ENOENT;
+}
+
+int hpm_expr__eval(const struct hpm_expr *e, const struct hpm_value *refs,
+		   struct hpm_value *out)
+{
+	struct hpm_eval ev = {
+		.resolve = refs_resolve,
+		.arg = (void *)e,
+		.inputs = refs,
+		.nr_inputs = e ? e->nr_refs : 0,
+	};
+	if (!e || !out || (e->nr_refs && !refs))
+		return -EINVAL;
+	return hpm_eval__run(&ev, e, out);
+}
