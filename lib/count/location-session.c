@@ -81,7 +81,7 @@ static int open_location(void *owner, size_t i)
 	 * at every hit (about 10 % more per hit) */
 	a.sample_period = 0;
 	for (size_t slot = 0; slot < s->nr_slots; slot++) {
-		int fd = hpm__perf_event_open(&a, s->slot_pid[slot], s->slot_cpu[slot], -1,
+		int fd = hpm__sys_perf_event_open(&a, s->slot_pid[slot], s->slot_cpu[slot], -1,
 					      PERF_FLAG_FD_CLOEXEC);
 		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
 			continue;
@@ -127,7 +127,7 @@ static int track_from_exec(struct hpm_session *s)
 	a.sample_period = 0;
 	a.disabled = 1;
 	a.enable_on_exec = 1;
-	int fd = hpm__perf_event_open(&a, s->slot_pid[0], -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = hpm__sys_perf_event_open(&a, s->slot_pid[0], -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return 0; /* names are then unknown, counts still right */
 	s->loc->sideband_fd = fd;

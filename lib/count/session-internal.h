@@ -4,6 +4,7 @@
 
 #include <hpmon/session.h>
 #include "events/evlist-internal.h"
+#include "sys/perf.h"
 
 /* Values as read with TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING | ID. */
 struct hpm_read_one {
@@ -81,8 +82,5 @@ void hpm_tracker__flush(struct hpm_session *s, struct hpm_tracker *t);
 void hpm_tracker__exited_sum(const struct hpm_tracker *t, size_t ev,
 			     struct hpm_count *out);
 
-/* The perf_event_open system call (glibc has no wrapper). */
-int hpm__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-			 int group_fd, unsigned long flags);
 
 #endif

@@ -13,13 +13,6 @@
 #include "location/location-internal.h"
 #include "runtime/marker-internal.h"
 
-int hpm__perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
-			 int group_fd, unsigned long flags)
-{
-	long fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-	return fd < 0 ? -errno : (int)fd;
-}
-
 double hpm_count__scaled(const struct hpm_count *c)
 {
 	if (!c->running)
@@ -318,7 +311,7 @@ static int open_one(struct hpm_session *s, size_t i, size_t slot,
 		if (group_fd < 0)
 			return s->ev_err[ev->leader] ? s->ev_err[ev->leader] : -EINVAL;
 	}
-	return hpm__perf_event_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
+	return hpm__sys_perf_event_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
 				    PERF_FLAG_FD_CLOEXEC);
 }
 

@@ -87,7 +87,7 @@ static int open_dummy(pid_t pid, int cpu)
 		.sample_id_all = 1, .sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
 		.watermark = 1, .wakeup_watermark = 64 * 1024,
 	};
-	return hpm__perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return hpm__sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out)

@@ -382,7 +382,7 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 		a.build_id = 1;
 	}
 	for (;;) {
-		int fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], group_fd,
+		int fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], group_fd,
 					      PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0)
 			return fd;
@@ -687,11 +687,11 @@ static int open_sideband(struct hpm_record *r)
 				.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
 				.build_id = 1,
 			};
-			int fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], -1,
+			int fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], -1,
 						      PERF_FLAG_FD_CLOEXEC);
 			if (fd == -EINVAL) {
 				a.build_id = 0; /* kernels before 5.12 */
-				fd = hpm__perf_event_open(&a, r->thr[t], r->cpu[c], -1,
+				fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], -1,
 							  PERF_FLAG_FD_CLOEXEC);
 			}
 			if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)

@@ -684,6 +684,8 @@ static void session(char **argv, const char *prefix, size_t renames, unsigned sl
 	assert_int_equal(handed, s->records);
 	assert_int_equal(st.samples, s->samples);
 	assert_int_equal(st.bad, 0);
+	/* about 0.15 s of CPU or more at 10 kHz: the workloads above are sized
+	 * to take that on a fast machine */
 	assert_true(s->samples > 500);
 	assert_int_equal(s->behind, 0);
 	assert_int_equal(s->nr_renamed, renames);
@@ -698,8 +700,8 @@ static void session(char **argv, const char *prefix, size_t renames, unsigned sl
 
 static void test_session(void **state)
 {
-	char *spinners[] = { HPM_TEST_WORKLOADS "/spinners", (char *)"20000000", NULL };
-	char *renames[] = { HPM_TEST_WORKLOADS "/renames", (char *)"20", (char *)"2000000", NULL };
+	char *spinners[] = { HPM_TEST_WORKLOADS "/spinners", (char *)"80000000", NULL };
+	char *renames[] = { HPM_TEST_WORKLOADS "/renames", (char *)"20", (char *)"8000000", NULL };
 	(void)state;
 	/* a child process and two threads renamed as they start, on any CPU;
 	 * drained more often than the gap */
