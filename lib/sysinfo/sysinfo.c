@@ -27,6 +27,7 @@
 #include <hpmon/sysinfo.h>
 #include "core/ctx-internal.h"
 #include "events/pmu-internal.h"
+#include "sys/perf.h"
 
 #define UNKNOWN HPM_SYSINFO_UNKNOWN
 #define CAP_PERFMON_BIT 38 /* CAP_PERFMON, absent from older headers */
@@ -588,9 +589,30 @@ static int add_pmu(const char *name, void *arg)
 
 static int perf_open(struct perf_event_attr *attr, int group_fd)
 {
-	int fd = (int)syscall(SYS_perf_event_open, attr, 0, -1, group_fd,
-			      PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return hpm__sys_perf_event_open(attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+int hpm_sysinfo__probe(const struct perf_event_attr *attr, pid_t pid, int cpu,
+		       unsigned flags, bool *user_only)
+{
+	struct perf_event_attr a = *attr;
+	unsigned did = 0;
+
+	if (flags & ~(HPM_PROBE_USER_ONLY | HPM_PROBE_FALLBACK_USER))
+		return -EINVAL;
+	if (flags & HPM_PROBE_USER_ONLY) {
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+	}
+	int fd = hpm__perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC,
+				flags & HPM_PROBE_FALLBACK_USER ? HPM_FALLBACK_USER : 0,
+				&did);
+	if (user_only)
+		*user_only = a.exclude_kernel;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /* One event of a probe: perf_event_attr type and config. */

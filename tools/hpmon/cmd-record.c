@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -219,12 +218,8 @@ static bool hw_samples_here(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
 				     .config = PERF_COUNT_HW_CPU_CYCLES, .sample_period = 1000003,
-				     .exclude_kernel = 1, .exclude_hv = 1, .disabled = 1 };
-	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
+				     .disabled = 1 };
+	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
 }
 
 /*

@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <hpmon/session.h>
+#include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
 #include "launch.h"
@@ -278,13 +278,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 static bool hw_counts_here(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
-				     .config = PERF_COUNT_HW_INSTRUCTIONS,
-				     .exclude_kernel = 1, .exclude_hv = 1 };
-	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
+				     .config = PERF_COUNT_HW_INSTRUCTIONS };
+	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
 }
 
 static const char *default_events(void)
