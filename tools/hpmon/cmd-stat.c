@@ -4,6 +4,7 @@
  * Options follow perf stat so that habits and scripts carry over.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
@@ -333,10 +334,12 @@ static void on_task(enum hpm_task_event what, const struct hpm_task *t,
 			 (double)(time_ns - run->t0_ns) / 1e9, counts);
 }
 
-static void read_comm(pid_t tid, char *buf, size_t len)
+/* Thread @tid's name, from the context's procfs (tests point it at
+ * recorded trees); "" when it cannot be read. */
+static void read_comm(const struct hpm_ctx *ctx, pid_t tid, char *buf, size_t len)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%d/comm", hpm_ctx__procfs_root(ctx), (int)tid);
 	FILE *f = fopen(path, "r");
 	buf[0] = '\0';
 	if (f) {
@@ -346,11 +349,13 @@ static void read_comm(pid_t tid, char *buf, size_t len)
 	}
 }
 
-static pid_t read_tgid(pid_t tid)
+/* Thread @tid's process, from the context's procfs; @tid itself when it
+ * cannot be read. */
+static pid_t read_tgid(const struct hpm_ctx *ctx, pid_t tid)
 {
-	char path[64], line[128];
+	char path[PATH_MAX], line[128];
 	pid_t tgid = tid;
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	snprintf(path, sizeof(path), "%s/%d/status", hpm_ctx__procfs_root(ctx), (int)tid);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return tid;
@@ -372,10 +377,10 @@ static void remember_threads(struct run *run)
 		return;
 	for (size_t t = 0; t < n; t++) {
 		pid_t tid = hpm_session__thread(run->s, t);
-		pid_t pid = read_tgid(tid);
+		pid_t pid = read_tgid(run->ctx, tid);
 		run->tgids[t] = pid;
 		/* per-process rows are named after the process, as perf does */
-		read_comm(run->r->agg == AGG_PROCESS ? pid : tid, run->comms[t],
+		read_comm(run->ctx, run->r->agg == AGG_PROCESS ? pid : tid, run->comms[t],
 			  sizeof(run->comms[t]));
 	}
 }
