@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon stat: location events, software counters, marks and regions
- * (stat-user.h says where cmd-stat.c calls in). The library does the
+ * (stat-user.h says where the stat command calls in). The library does the
  * work (lib/location/location.c, lib/count/markers.c); this file decides what a run
  * needs, hands the program hpmon's markers area through the environment
  * and prints what the program published.
