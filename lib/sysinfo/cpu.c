@@ -129,11 +129,11 @@ void hpm__si_read_cpu(const struct hpm_ctx *ctx, struct hpm_sysinfo *si)
 		if (hpm__si_find_key(text, "model name", v, sizeof(v)))
 			hpm__si_copy_str(si->cpu_model, sizeof(si->cpu_model), v);
 		if (hpm__si_find_key(text, "cpu family", v, sizeof(v)))
-			si->cpu_family = atoi(v);
+			si->cpu_family = (int)strtol(v, NULL, 10);
 		if (hpm__si_find_key(text, "model", v, sizeof(v)))
-			si->cpu_model_nr = atoi(v);
+			si->cpu_model_nr = (int)strtol(v, NULL, 10);
 		if (hpm__si_find_key(text, "stepping", v, sizeof(v)))
-			si->cpu_stepping = atoi(v);
+			si->cpu_stepping = (int)strtol(v, NULL, 10);
 		char *flags = malloc(8192);
 		if (flags && hpm__si_find_key(text, "flags", flags, 8192)) {
 			si->hypervisor = has_word(flags, "hypervisor") ? HPM_YES : HPM_NO;

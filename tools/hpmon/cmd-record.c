@@ -148,9 +148,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			size_t len = strlen(o->events);
 			if (len + strlen(optarg) + 2 > sizeof(o->events))
 				return usage_error("event list too long: '%s'", optarg);
-			if (len)
-				strcat(o->events, ",");
-			strcat(o->events, optarg);
+			snprintf(o->events + len, sizeof(o->events) - len, "%s%s", len ? "," : "",
+				 optarg);
 			o->events_given = true;
 			break;
 		}
