@@ -9,12 +9,18 @@
  * tracefs), so a test can read a recorded tree of another machine. A few
  * facts can only be learnt by asking the running machine (CPUID, opening
  * a counter); those are gathered only when the caller's flags allow it.
+ *
+ * Ownership: hpm_sysinfo__read returns facts the caller owns and frees
+ * with hpm_sysinfo__free; they do not refer to the context, which may go
+ * first. hpm_sysinfo__probe borrows its attribute for the call only.
  */
 #ifndef HPMON_SYSINFO_H
 #define HPMON_SYSINFO_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
 #include <hpmon/hpmon.h>
 
 #ifdef __cplusplus
@@ -138,6 +144,26 @@ HPM_API void hpm_sysinfo__free(struct hpm_sysinfo *si);
 /* The PMU called @name, or NULL. */
 HPM_API const struct hpm_pmu_info *
 hpm_sysinfo__pmu(const struct hpm_sysinfo *si, const char *name);
+
+/*
+ * hpm_sysinfo__probe flags. HPM_PROBE_USER_ONLY: count user mode only
+ * (exclude_kernel and exclude_hv set), as when perf_event_paranoid
+ * forbids kernel mode. HPM_PROBE_FALLBACK_USER: when the kernel refuses
+ * kernel mode (EACCES), try once more user mode only.
+ */
+#define HPM_PROBE_USER_ONLY 0x1u
+#define HPM_PROBE_FALLBACK_USER 0x2u
+
+/*
+ * Whether the running machine opens @attr for @pid on @cpu (as
+ * perf_event_open(2) takes them, without a group): the event is opened
+ * and closed at once. @attr itself is not changed. 0 when it opened, else
+ * the -errno of the last attempt (-EINVAL for unknown @flags).
+ * *@user_only (may be NULL) says whether the last attempt counted user
+ * mode only.
+ */
+HPM_API int hpm_sysinfo__probe(const struct perf_event_attr *attr, pid_t pid, int cpu,
+			       unsigned flags, bool *user_only);
 
 #ifdef __cplusplus
 }

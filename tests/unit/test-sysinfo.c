@@ -347,6 +347,28 @@ static void test_opts(void **state)
 }
 
 /*
+ * One event probed on this thread: a software clock opens at any paranoid
+ * level when user mode only; an unknown type and unknown flags do not.
+ * The attribute is left as it was given.
+ */
+static void test_probe(void **state)
+{
+	(void)state;
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE,
+				     .config = PERF_COUNT_SW_TASK_CLOCK };
+	bool user_only = false;
+
+	assert_int_equal(hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, &user_only), 0);
+	assert_true(user_only);
+	assert_int_equal(a.exclude_kernel, 0);
+	assert_int_equal(hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_FALLBACK_USER, NULL), 0);
+	assert_int_equal(hpm_sysinfo__probe(&a, 0, -1, 0x80, NULL), -EINVAL);
+	struct perf_event_attr bad = a;
+	bad.type = 0x7fffffff;
+	assert_true(hpm_sysinfo__probe(&bad, 0, -1, HPM_PROBE_USER_ONLY, NULL) < 0);
+}
+
+/*
  * The machine the test runs on, probes included: only what holds
  * everywhere (a VM without a PMU, the arm64 guest, bare metal).
  */
@@ -401,6 +423,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm_guest_devicetree, mk_scratch, rm_scratch),
 		cmocka_unit_test_setup_teardown(test_unknown_arm_part, mk_scratch, rm_scratch),
 		cmocka_unit_test(test_opts),
+		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

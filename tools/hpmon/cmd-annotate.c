@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "report.h"
+#include "report-view.h"
 
 static const char annotate_usage[] =
 	"usage: hpmon annotate [-i FILE] [--dso NAME] [--no-source] SYMBOL\n"

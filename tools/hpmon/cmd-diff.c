@@ -13,7 +13,7 @@
 
 #include "builtin.h"
 #include "json.h"
-#include "report.h"
+#include "report-view.h"
 
 static const char diff_usage[] =
 	"usage: hpmon diff [--json] [--percent-limit P] A B\n"

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -114,43 +113,33 @@ static void short_reason(struct lister *l, const char *advice, char *reason,
 		snprintf(l->notes[l->nr_notes++], sizeof(l->notes[0]), "%s", advice);
 }
 
-static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
-{
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, -1,
-			      PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /*
  * Open @a as hpmon stat would: on this thread, user mode only when
  * perf_event_paranoid demands it; on CPU 0 for a PMU that only counts whole
- * CPUs (uncore, energy), which sets @system. An fd or -errno.
+ * CPUs (uncore, energy), which sets @system. 0 or -errno.
  */
 static int open_here(const struct lister *l, struct perf_event_attr *a,
 		     bool *system)
 {
+	unsigned mode = l->exclude_kernel ? HPM_PROBE_USER_ONLY : 0;
+
 	a->disabled = 1;
 	a->inherit = 0;
-	if (l->exclude_kernel) {
-		a->exclude_kernel = 1;
-		a->exclude_hv = 1;
-	}
-	int fd = perf_open(a, 0, -1);
-	if (fd == -EINVAL && l->exclude_kernel) {
+	int rc = hpm_sysinfo__probe(a, 0, -1, mode, NULL);
+	if (rc == -EINVAL && mode) {
 		/* PMUs that cannot filter by mode (msr) refuse the exclusion:
 		 * without it, the kernel says whether paranoid allows them. */
-		a->exclude_kernel = 0;
-		a->exclude_hv = 0;
-		fd = perf_open(a, 0, -1);
+		mode = 0;
+		rc = hpm_sysinfo__probe(a, 0, -1, mode, NULL);
 	}
-	if (fd == -EINVAL || fd == -EOPNOTSUPP) {
-		int fd2 = perf_open(a, -1, 0);
-		if (fd2 >= 0 || fd2 == -EACCES || fd2 == -EPERM) {
-			fd = fd2;
+	if (rc == -EINVAL || rc == -EOPNOTSUPP) {
+		int rc2 = hpm_sysinfo__probe(a, -1, 0, mode, NULL);
+		if (rc2 == 0 || rc2 == -EACCES || rc2 == -EPERM) {
+			rc = rc2;
 			*system = true;
 		}
 	}
-	return fd;
+	return rc;
 }
 
 /* A breakpoint needs an address: a variable of our own does. */
@@ -191,8 +180,7 @@ static bool probe(struct lister *l, const struct hpm_catalog_entry *e,
 		struct perf_event_attr a = *hpm_event__attr(ev);
 		bool system = false;
 		int fd = open_here(l, &a, &system);
-		if (fd >= 0) {
-			close(fd);
+		if (fd == 0) {
 			if (system)
 				*how = ", system-wide only: -a";
 			continue;

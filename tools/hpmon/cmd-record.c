@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -149,9 +148,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			size_t len = strlen(o->events);
 			if (len + strlen(optarg) + 2 > sizeof(o->events))
 				return usage_error("event list too long: '%s'", optarg);
-			if (len)
-				strcat(o->events, ",");
-			strcat(o->events, optarg);
+			snprintf(o->events + len, sizeof(o->events) - len, "%s%s", len ? "," : "",
+				 optarg);
 			o->events_given = true;
 			break;
 		}
@@ -219,12 +217,8 @@ static bool hw_samples_here(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
 				     .config = PERF_COUNT_HW_CPU_CYCLES, .sample_period = 1000003,
-				     .exclude_kernel = 1, .exclude_hv = 1, .disabled = 1 };
-	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
+				     .disabled = 1 };
+	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
 }
 
 /*

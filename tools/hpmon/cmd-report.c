@@ -13,7 +13,7 @@
 #include "builtin.h"
 #include "kcache.h"
 #include "metric-args.h"
-#include "report.h"
+#include "report-view.h"
 
 #define MAX_IDS 256
 #define MAX_METRIC_ARGS 64
@@ -220,6 +220,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	rep_sort_rows(&r);
 	rep_print(stdout, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
 	int rc = r.st.complete || r.st.chunks ? HPM_EXIT_OK : HPM_EXIT_FAIL;
+	rep_metrics_free(r.metrics);
 	rep_free(&r);
 	return rc;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Printing a loaded profile (report.h): text, CSV, JSON, folded stacks. */
+/* Printing a loaded profile (report-view.h): text, CSV, JSON, folded stacks. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <hpmon/metric.h>
 
 #include "json.h"
-#include "report.h"
+#include "report-view.h"
 
 static double pct(double part, double total)
 {

@@ -5,7 +5,7 @@
  * line, a thread ...), from the counts its samples carry: for each event
  * of a group read at the leader's samples, the counts between two samples
  * of the same thread on the same CPU, added to the row of the second
- * (report-load.c); for an event that triggers samples and is not read,
+ * (report/aggregate.c); for an event that triggers samples and is not read,
  * the events its samples stand for (their periods). Uses only the public
  * API (hpmon/metric.h).
  */
@@ -19,7 +19,7 @@
 #include "advice.h"
 #include "builtin.h"
 #include "metric-args.h"
-#include "report.h"
+#include "report-view.h"
 
 struct rep_metrics {
 	struct hpm_metricset *ms;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon stat: location events, software counters, marks and regions
- * (stat-user.h says where cmd-stat.c calls in). The library does the
+ * (stat-user.h says where the stat command calls in). The library does the
  * work (lib/location/location.c, lib/count/markers.c); this file decides what a run
  * needs, hands the program hpmon's markers area through the environment
  * and prints what the program published.
@@ -246,15 +246,17 @@ static void thread_label(const struct stat_user *u, const struct hpm_markers_thr
 
 static const char *flag_words(unsigned f, char *buf, size_t len)
 {
+	size_t n = 0;
+
 	buf[0] = '\0';
 	if (f & HPM_REGION_UNMATCHED)
-		strncat(buf, " unmatched-end", len - strlen(buf) - 1);
-	if (f & HPM_REGION_OPEN_AT_END)
-		strncat(buf, " open-at-end", len - strlen(buf) - 1);
-	if (f & HPM_REGION_TOO_DEEP)
-		strncat(buf, " too-deep", len - strlen(buf) - 1);
-	if (f & HPM_REGION_NO_COUNTERS)
-		strncat(buf, " no-counters", len - strlen(buf) - 1);
+		n += (size_t)snprintf(buf + n, len - n, " unmatched-end");
+	if ((f & HPM_REGION_OPEN_AT_END) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " open-at-end");
+	if ((f & HPM_REGION_TOO_DEEP) && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " too-deep");
+	if ((f & HPM_REGION_NO_COUNTERS) && n < len)
+		snprintf(buf + n, len - n, " no-counters");
 	return buf;
 }
 
@@ -332,7 +334,8 @@ static void region_rows(const struct row_ctx *c, const char *name, const char *t
 		json_u64(c->j, "calls", st->calls);
 		json_u64(c->j, "max_depth", st->max_depth);
 		json_arr_open(c->j, "flags");
-		for (char *w = strtok(flags, " "); w; w = strtok(NULL, " "))
+		for (char *save = NULL, *w = strtok_r(flags, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
 			json_str(c->j, NULL, w);
 		json_arr_close(c->j);
 		json_arr_open(c->j, "events");

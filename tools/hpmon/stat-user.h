@@ -2,10 +2,11 @@
 /*
  * hpmon stat and what the program defines: location events (exec:),
  * software counters (sw:), their mask (--enable/--disable), marked
- * counting (--marked) and regions (--regions). cmd-stat.c calls these at
- * fixed points of a run; everything about user-defined events is here.
+ * counting (--marked) and regions (--regions). The stat command's files
+ * (stat-cmd.h) call these at fixed points of a run; everything about
+ * user-defined events is here.
  *
- *   parse_opts:      stat_user_option() for OPT_USER_* (STAT_USER_LONGOPTS)
+ *   stat_parse_opts: stat_user_option() for OPT_USER_* (STAT_USER_LONGOPTS)
  *   after parsing:   stat_user_check()         (exit 129 on error)
  *   at the end:      stat_user_free()
  *   before forking:  stat_user_before_start()  (the markers area, environment)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hpmon stat: what cmd-stat.c measures and print-stat.c prints. Measuring
- * fills a struct stat_report; printers only read it.
+ * hpmon stat: what the command measures (cmd-stat.c and the files of
+ * stat-cmd.h) and print-stat.c prints. Measuring fills a struct
+ * stat_report; printers only read it.
  */
 #ifndef HPMON_TOOL_STAT_H
 #define HPMON_TOOL_STAT_H

@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The profile reader of report, annotate and diff: reads a profile once
- * (a sample whose mapping is not known yet, because another CPU's buffer
- * was written after it, waits until the end), resolves each distinct
- * address once, and aggregates samples into rows by the sort keys. report-load.c measures nothing and prints nothing; print-report.c
- * prints.
+ * The report layer: a profile read into tables, for report, annotate and
+ * diff. It reads a profile once (a sample whose mapping is not known yet,
+ * because another CPU's buffer was written after it, waits until the
+ * end), resolves each distinct address once, and aggregates samples into
+ * rows by the sort keys. It measures nothing and prints nothing; the
+ * commands and print-report.c (report-view.h) sit above it.
+ *
+ * The layer's files, bottom-up: table.c (hash table, vectors), strings.c
+ * (interned strings), addrspace.c (processes, their mappings and names,
+ * objects, symbols: the address-space model), aggregate.c (rows, call
+ * graphs, folded stacks, group counts), keys.c (sort keys), load.c (the
+ * pass over the file). report-internal.h joins them.
+ *
+ * Ownership: struct rep is the caller's (usually on its stack); rep_load
+ * fills it and rep_free frees what it holds. Every string, symbol, row and
+ * object it hands out lives as long as the rep, until rep_free; the
+ * profile's metadata strings (meta) too, since the profile is kept open.
  */
-#ifndef HPMON_TOOL_REPORT_H
-#define HPMON_TOOL_REPORT_H
+#ifndef HPMON_TOOL_REPORT_REPORT_H
+#define HPMON_TOOL_REPORT_REPORT_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -114,7 +126,9 @@ struct rep {
 	uint64_t lost, lost_samples, throttled, filtered;
 	bool have_chains, have_groups;
 	bool *ev_read;                     /* [nr_ev] counts read at samples (groups) */
-	struct rep_metrics *metrics;       /* -M, --metric, --metrics-file; NULL: none */
+	/* -M, --metric, --metrics-file (report-view.h); NULL: none. Set and
+	 * freed by the commands above this layer: rep_free leaves it. */
+	struct rep_metrics *metrics;
 	/* tables */
 	struct rep_dso *dsos; size_t nr_dsos, cap_dsos;
 	struct rep_loc *locs; size_t nr_locs, cap_locs;
@@ -145,8 +159,10 @@ struct rep {
 	size_t last_row;                     /* row_get's cache, index + 1 */
 };
 
-/* Read and aggregate. 0, or prints why to stderr and returns -1. */
+/* Read and aggregate. 0, or prints why to stderr and returns -1; either
+ * way @r is then the caller's to free with rep_free. */
 int rep_load(struct rep *r, const struct rep_opts *o);
+/* Everything rep_load made, but r->metrics. */
 void rep_free(struct rep *r);
 const char *rep_str(const struct rep *r, uint64_t id);
 /* A row's key column @k as text into @buf. */
@@ -157,30 +173,5 @@ void rep_sort_rows(struct rep *r);
 /* Parse "sym,dso" into keys. -1 on an unknown key (named in @bad). */
 int rep_parse_sort(const char *s, enum sort_key *keys, size_t *nr, char *bad, size_t len);
 extern const char *const rep_key_names[SK_MAX];
-
-/* report-metrics.c: metric formulas (docs/metrics.md) per row */
-
-struct hpm_ctx;
-struct hpm_value;
-
-/* Select the metrics and bind them to the loaded profile's events; sets
- * r->metrics. HPM_EXIT_OK, or prints why (the events the profile lacks and
- * the group to record them with) and returns another HPM_EXIT_*. */
-struct metric_args;
-int rep_metrics_setup(struct hpm_ctx *ctx, const struct metric_args *o, struct rep *r);
-void rep_metrics_free(struct rep_metrics *m);
-size_t rep_metrics_count(const struct rep_metrics *m);
-const char *rep_metrics_name(const struct rep_metrics *m, size_t i);
-const char *rep_metrics_unit(const struct rep_metrics *m, size_t i);
-const char *rep_metrics_formula(const struct rep_metrics *m, size_t i);
-/* The values of every metric for @row (rep_metrics_count entries): from
- * the counts read at its samples, or its samples' periods for an event
- * that triggers samples and is not read. */
-void rep_metrics_eval(const struct rep *r, const struct rep_row *row, struct hpm_value *out);
-
-/* print-report.c */
-enum rep_fmt { REP_TEXT, REP_CSV, REP_JSON, REP_FOLDED };
-void rep_print(FILE *f, struct rep *r, enum rep_fmt fmt, bool callgraph, double min_pct);
-void rep_print_notes(FILE *f, const struct rep *r, const char *prefix);
 
 #endif

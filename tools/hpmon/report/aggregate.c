@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Aggregation of a report's samples (report/report-internal.h): each
+ * sample, filtered, resolved (addrspace.c) and keyed by the sort keys,
+ * adds to its row; its call chain to the call graph and the folded
+ * stacks; the counts read with it (groups) to its row's deltas. A sample
+ * whose mapping or kernel symbols are not known yet waits for the end.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report-internal.h"
+
+static bool in_list(const pid_t *v, size_t n, pid_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+
+static struct rep_row *row_get(struct rep *r, const uint64_t *key)
+{
+	if (r->last_row && htab__key_eq(r->rows[r->last_row - 1].key, key, SK_MAX))
+		return &r->rows[r->last_row - 1];
+	long i = htab__get(r->h_row, key);
+	if (i >= 0) {
+		r->last_row = (size_t)i + 1;
+		return &r->rows[i];
+	}
+	if (!PUSH(r, rows, nr_rows, cap_rows) || htab__put(r->h_row, key, r->nr_rows))
+		return NULL;
+	struct rep_row *row = &r->rows[r->nr_rows];
+	memcpy(row->key, key, sizeof(row->key));
+	row->samples = calloc(r->nr_ev, sizeof(uint64_t));
+	row->period = calloc(r->nr_ev, sizeof(double));
+	row->delta = calloc(r->nr_ev, sizeof(double));
+	if (!row->samples || !row->period || !row->delta) {
+		free(row->samples);
+		free(row->period);
+		free(row->delta);
+		return NULL;
+	}
+	r->last_row = ++r->nr_rows;
+	return row;
+}
+
+/* Counts read from the sample's group since the previous sample of the same
+ * (thread, CPU) event instance, added to the row. */
+static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row *row)
+{
+	const struct hpm_profile_event *e = &r->meta.events[s->ev];
+	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, s->ev };
+	/* samples of one thread on one CPU come in runs: the last one first */
+	long i = r->nr_prev && htab__key_eq(k, r->last_prev, 3) ? (long)r->last_prev_i
+							   : htab__get(r->h_prev, k);
+	uint32_t n = s->nr_values < e->group_size ? s->nr_values : e->group_size;
+
+	if (i < 0) {
+		size_t need = (r->nr_prev + 1) * r->nr_ev;
+		if (need > r->cap_prev) {
+			size_t nc = r->cap_prev ? r->cap_prev * 2 : 64 * r->nr_ev;
+			while (nc < need)
+				nc *= 2;
+			uint64_t *v = realloc(r->prev, nc * sizeof(*v));
+			if (!v)
+				return;
+			r->prev = v;
+			r->cap_prev = nc;
+		}
+		if (htab__put(r->h_prev, k, r->nr_prev))
+			return;
+		i = (long)r->nr_prev++;
+		memset(&r->prev[(size_t)i * r->nr_ev], 0, r->nr_ev * sizeof(uint64_t));
+	}
+	memcpy(r->last_prev, k, sizeof(k));
+	r->last_prev_i = (size_t)i;
+	uint64_t *prev = &r->prev[(size_t)i * r->nr_ev];
+	/* members follow their leader in list order */
+	for (uint32_t m = 0; m < n && s->ev + m < r->nr_ev; m++) {
+		uint64_t v = s->values[m];
+		uint64_t d = v >= prev[m] ? v - prev[m] : v;
+		prev[m] = v;
+		row->delta[s->ev + m] += (double)d;
+		r->ev_read[s->ev + m] = true;
+	}
+}
+
+static bool chain_marker(uint64_t ip, enum hpm_mode *mode)
+{
+	if (ip < HPM_CHAIN_CONTEXT_MIN)
+		return false;
+	switch ((int64_t)ip) {
+	case -128: *mode = HPM_MODE_KERNEL; break;      /* PERF_CONTEXT_KERNEL */
+	case -512: *mode = HPM_MODE_USER; break;        /* PERF_CONTEXT_USER */
+	case -32: *mode = HPM_MODE_HV; break;           /* PERF_CONTEXT_HV */
+	case -2176: *mode = HPM_MODE_GUEST_KERNEL; break;
+	case -2560: *mode = HPM_MODE_GUEST_USER; break;
+	default: break;
+	}
+	return true;
+}
+
+/* The sample's frames as sym ids, leaf first, into r->frames. */
+static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf)
+{
+	enum hpm_mode mode = s->mode;
+	size_t n = 0;
+
+	if (r->frames_cap < s->nr_chain + 1) {
+		uint32_t *v = realloc(r->frames, (s->nr_chain + 1) * sizeof(*v));
+		if (!v)
+			return 0;
+		r->frames = v;
+		r->frames_cap = s->nr_chain + 1;
+	}
+	r->frames[n++] = leaf;
+	bool first = true;
+	for (uint32_t i = 0; i < s->nr_chain; i++) {
+		uint64_t ip = s->chain[i];
+		if (chain_marker(ip, &mode))
+			continue;
+		if (first && ip == s->ip) { /* the sampled address itself */
+			first = false;
+			continue;
+		}
+		first = false;
+		/* a return address: the call is the byte before it */
+		uint32_t l = addrspace__resolve(r, s->pid, ip - 1, mode, s->time);
+		if (l != UINT32_MAX)
+			r->frames[n++] = r->locs[l].sym;
+	}
+	return n;
+}
+
+static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t comm, size_t n)
+{
+	double w = (double)s->period;
+
+	if (r->stamp_cap < r->nr_syms) {
+		size_t nc = r->nr_syms * 2;
+		uint32_t *v = realloc(r->stamp, nc * sizeof(*v));
+		if (!v)
+			return;
+		memset(v + r->stamp_cap, 0, (nc - r->stamp_cap) * sizeof(*v));
+		r->stamp = v;
+		r->stamp_cap = nc;
+	}
+	r->gen++;
+	r->syms[r->frames[0]].self += w;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t sy = r->frames[i];
+		if (r->stamp[sy] != r->gen) { /* recursion counts once */
+			r->stamp[sy] = r->gen;
+			r->syms[sy].incl += w;
+		}
+		if (i + 1 < n) {
+			uint64_t k[2] = { r->frames[i + 1], sy };
+			long e = htab__get(r->h_edge, k);
+			if (e < 0) {
+				if (!PUSH(r, edges, nr_edges, cap_edges) || htab__put(r->h_edge, k, r->nr_edges))
+					return;
+				e = (long)r->nr_edges++;
+				r->edges[e] = (struct rep_edge){ (uint32_t)k[0], sy, 0 };
+			}
+			r->edges[e].period += w;
+		}
+	}
+	if (!r->o.folded)
+		return;
+	uint64_t k[3] = { comm, 0, n };
+	uint64_t h[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		h[0] = h[0] * 1000003u + r->frames[i] + 1;
+		h[1] = (h[1] ^ (r->frames[i] + 0x9e37u)) * 0x100000001b3ull;
+	}
+	k[1] = h[0] ^ (h[1] << 1);
+	long i = htab__get(r->h_stack, k);
+	if (i < 0) {
+		if (!PUSH(r, stacks, nr_stacks, cap_stacks) || htab__put(r->h_stack, k, r->nr_stacks))
+			return;
+		struct rep_stack *st = &r->stacks[r->nr_stacks];
+		st->syms = malloc(n * sizeof(uint32_t));
+		if (!st->syms)
+			return;
+		for (size_t j = 0; j < n; j++)
+			st->syms[j] = r->frames[n - 1 - j];
+		st->nr = (uint32_t)n;
+		st->comm = comm;
+		st->samples = 0;
+		st->period = 0;
+		i = (long)r->nr_stacks++;
+	}
+	r->stacks[i].samples++;
+	r->stacks[i].period += w;
+}
+
+/* A sample copied aside until the whole file is read (its mapping may be
+ * in a record of another CPU's buffer written after it). */
+struct deferred {
+	struct hpm_sample s;
+	uint64_t *chain, *vals;
+};
+
+static bool defer(struct rep *r, const struct hpm_sample *s)
+{
+	struct deferred *v = vec__grow(r->deferred, &r->cap_deferred, r->nr_deferred, sizeof(*v));
+	if (!v)
+		return false;
+	r->deferred = v;
+	struct deferred *d = &v[r->nr_deferred];
+	d->s = *s;
+	d->s.regs = NULL;
+	d->s.nr_regs = 0;
+	d->s.stack = NULL;
+	d->s.stack_len = 0;
+	d->chain = s->nr_chain ? malloc(s->nr_chain * sizeof(uint64_t)) : NULL;
+	d->vals = s->nr_values ? malloc(s->nr_values * sizeof(uint64_t)) : NULL;
+	if ((s->nr_chain && !d->chain) || (s->nr_values && !d->vals)) {
+		free(d->chain);
+		free(d->vals);
+		return false;
+	}
+	if (s->nr_chain)
+		memcpy(d->chain, s->chain, s->nr_chain * sizeof(uint64_t));
+	if (s->nr_values)
+		memcpy(d->vals, s->values, s->nr_values * sizeof(uint64_t));
+	d->s.chain = d->chain;
+	d->s.values = d->vals;
+	r->nr_deferred++;
+	return true;
+}
+
+/* Where the previous sample went: the next one at the same address of the
+ * same thread, CPU and mode goes to the same place while no side-band
+ * record has changed mappings or names, and its time is in the mapping's
+ * (addrspace__find_map's own cache takes the same shortcut). */
+struct rep_memo {
+	uint32_t gen;                 /* r->sb_gen it holds for; 0: empty */
+	pid_t pid, tid;
+	uint32_t cpu, comm, loc;
+	enum hpm_mode mode;
+	uint64_t ip, t0, t1;
+	size_t row;
+};
+
+static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
+		    struct rep_row *row)
+{
+	const struct rep_opts *o = &r->o;
+	struct rep_loc *l = &r->locs[li];
+	struct rep_dso *d = &r->dsos[l->dso];
+
+	row->samples[s->ev]++;
+	row->period[s->ev] += (double)s->period;
+	r->ev_samples[s->ev]++;
+	r->ev_period[s->ev] += (double)s->period;
+	l->count[s->ev]++;
+	d->samples++;
+	if (!r->syms[l->sym].resolved)
+		d->nosym++;
+	if (s->nr_values) {
+		r->have_groups = true;
+		add_deltas(r, s, row);
+	}
+	struct hpm_sample unwound;
+	uint64_t chain[UNWIND_MAX];
+	if (o->callgraph && !s->nr_chain && s->stack_len && s->nr_regs &&
+	    rep_user_mode(s->mode) &&
+	    addrspace__unwind(r, s, &unwound, chain))
+		s = &unwound;
+	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
+		r->have_chains = true;
+	if (o->callgraph && s->ev == r->main_ev) {
+		size_t n = chain_syms(r, s, l->sym);
+		if (n)
+			add_callgraph(r, s, comm, n);
+	}
+}
+
+void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
+{
+	const struct rep_opts *o = &r->o;
+	struct rep_memo *mo = r->memo;
+
+	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
+	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {
+		account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
+		return;
+	}
+
+	uint32_t comm = addrspace__comm_of(r, s->tid, s->pid);
+	const struct rep_map *m = NULL;
+
+	/* kernel samples wait for kallsyms, which another thread reads (it
+	 * takes the kernel tens of ms to list) while the file is decoded */
+	if (rep_kernel_mode(s->mode)) {
+		if (may_defer && !r->kallsyms_tried) {
+			if (!r->ksym_thread_up && !r->ksym_thread_failed)
+				r->ksym_thread_failed = !addrspace__kallsyms_start(r);
+			if (r->ksym_thread_up && defer(r, s))
+				return;
+		}
+	} else {
+		m = addrspace__find_map(r, s->pid, s->ip, s->time);
+		if (!m && may_defer && defer(r, s))
+			return;
+	}
+
+	if ((o->nr_pids && !in_list(o->pids, o->nr_pids, s->pid)) ||
+	    (o->nr_tids && !in_list(o->tids, o->nr_tids, s->tid)) ||
+	    (o->comm && strcmp(o->comm, rep_str(r, comm)))) {
+		r->filtered++;
+		return;
+	}
+	uint32_t li = addrspace__resolve_in(r, s->pid, s->ip, s->mode, m);
+	if (li == UINT32_MAX)
+		return;
+	struct rep_loc *l = &r->locs[li];
+	struct rep_sym *sy = &r->syms[l->sym];
+	struct rep_dso *d = &r->dsos[l->dso];
+	if ((o->dso && strcmp(o->dso, d->base) && strcmp(o->dso, d->path)) ||
+	    (o->symbol && strcmp(o->symbol, sy->name))) {
+		r->filtered++;
+		return;
+	}
+	uint64_t key[SK_MAX] = { 0 };
+	for (size_t i = 0; i < o->nr_keys; i++) {
+		uint64_t v = 0;
+		switch (o->keys[i]) {
+		case SK_COMM: v = comm; break;
+		case SK_PID: v = (uint32_t)s->pid; break;
+		case SK_TID: v = (uint32_t)s->tid; break;
+		case SK_DSO: v = l->dso; break;
+		case SK_SYM: v = l->sym; break;
+		case SK_LINE: v = l->line; break;
+		case SK_CPU: v = s->cpu; break;
+		default: break;
+		}
+		key[o->keys[i]] = v;
+	}
+	struct rep_row *row = row_get(r, key);
+	if (!row)
+		return;
+	if (rep_kernel_mode(s->mode) || m)
+		*mo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode, s->ip,
+					 m ? m->time : 0, m ? m->dead : UINT64_MAX,
+					 (size_t)(row - r->rows) };
+	account(r, s, comm, li, row);
+}
+
+void aggregate__flush(struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_deferred; i++)
+		aggregate__sample(r, &r->deferred[i].s, false);
+}
+
+/* ---- the tables ---- */
+
+int aggregate__init(struct rep *r)
+{
+	r->sb_gen = 1;
+	r->memo = calloc(1, sizeof(*r->memo)); /* gen 0: empty */
+	r->h_row = htab__new(SK_MAX);
+	r->h_edge = htab__new(2);
+	r->h_stack = htab__new(3);
+	r->h_prev = htab__new(3);
+	if (!r->memo || !r->h_row || !r->h_edge || !r->h_stack || !r->h_prev)
+		return -ENOMEM;
+	return 0;
+}
+
+void aggregate__free(struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		free(r->rows[i].samples);
+		free(r->rows[i].period);
+		free(r->rows[i].delta);
+	}
+	for (size_t i = 0; i < r->nr_stacks; i++)
+		free(r->stacks[i].syms);
+	for (size_t i = 0; i < r->nr_deferred; i++) {
+		free(r->deferred[i].chain);
+		free(r->deferred[i].vals);
+	}
+	free(r->deferred);
+	free(r->rows);
+	free(r->edges);
+	free(r->stacks);
+	free(r->prev);
+	free(r->stamp);
+	free(r->frames);
+	free(r->memo);
+	htab__free(r->h_row);
+	htab__free(r->h_edge);
+	htab__free(r->h_stack);
+	htab__free(r->h_prev);
+}

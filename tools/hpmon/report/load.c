@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* One pass over a profile into a report's tables (report/report.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report-internal.h"
+
+static int sideband(struct rep *r, const struct hpm_prec *p)
+{
+	r->last_comm = 0; /* names may change */
+	if (++r->sb_gen == 0) /* and mappings: the memo of the last sample is stale */
+		r->sb_gen = 1;
+	switch (p->type) {
+	case HPM_PREC_MMAP:
+		return addrspace__mmap(r, &p->mmap);
+	case HPM_PREC_COMM:
+		return addrspace__comm(r, &p->comm);
+	case HPM_PREC_FORK:
+		return addrspace__fork(r, &p->task);
+	case HPM_PREC_LOST:
+		if (p->lost.ev == UINT32_MAX || p->lost.ev < r->nr_ev)
+			r->lost += p->lost.count;
+		return 0;
+	case HPM_PREC_THROTTLE:
+		r->throttled++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int open_profile(struct rep *r)
+{
+	int rc = hpm_profile__open(r->o.input, &r->prof);
+	if (rc) {
+		if (rc == -EBADMSG)
+			fprintf(stderr, "hpmon: '%s' is not an hpmon profile, or its header is damaged\n",
+				r->o.input);
+		else if (rc == -EPROTO)
+			fprintf(stderr, "hpmon: '%s' is a profile of a newer hpmon (format version "
+				"above %d)\n", r->o.input, HPM_PROFILE_VERSION);
+		else
+			fprintf(stderr, "hpmon: cannot read '%s': %s\n", r->o.input, hpm_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+int rep_load(struct rep *r, const struct rep_opts *o)
+{
+	struct hpm_prec p;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->o = *o;
+	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r))
+		goto nomem;
+
+	if (open_profile(r))
+		return -1;
+	r->meta = *hpm_profile__meta(r->prof);
+	if (!o->callgraph) /* a flat listing: call chains are not decoded */
+		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
+	r->nr_ev = r->meta.nr_events;
+	for (r->main_ev = 0; r->main_ev < r->nr_ev && !r->meta.events[r->main_ev].trigger;)
+		r->main_ev++;
+	if (r->main_ev == r->nr_ev)
+		r->main_ev = 0;
+	r->ev_samples = calloc(r->nr_ev, sizeof(uint64_t));
+	r->ev_period = calloc(r->nr_ev, sizeof(double));
+	r->ev_read = calloc(r->nr_ev, sizeof(bool));
+	if (!r->ev_samples || !r->ev_period || !r->ev_read)
+		goto nomem;
+	/* kallsyms is read only when the first kernel sample comes (aggregate__sample),
+	 * on a second thread while the rest of the file is decoded */
+	/* one pass; a sample whose mapping is not known yet waits for the end */
+	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
+		if (p.type == HPM_PREC_SAMPLE) {
+			if (p.sample.ev < r->nr_ev)
+				aggregate__sample(r, &p.sample, true);
+		} else if (sideband(r, &p)) {
+			goto nomem;
+		}
+	}
+	if (rc < 0)
+		goto nomem;
+	aggregate__flush(r);
+	if (r->ksym_thread_up) { /* no kernel sample needed it */
+		pthread_join(r->ksym_thread, NULL);
+		r->ksym_thread_up = false;
+	}
+	r->st = *hpm_profile__status(r->prof);
+	if (r->st.complete) {
+		r->lost_samples = r->st.totals.lost_samples;
+		if (r->st.totals.throttled > r->throttled)
+			r->throttled = r->st.totals.throttled;
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "hpmon: out of memory reading '%s'\n", o->input);
+	return -1;
+}
+
+void rep_free(struct rep *r)
+{
+	addrspace__free(r); /* first: it waits for the kallsyms reader */
+	aggregate__free(r);
+	rep_strings__free(r);
+	free(r->ev_samples);
+	free(r->ev_period);
+	free(r->ev_read);
+	hpm_profile__free(r->prof);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Between the files of the report layer (report/report.h), bottom-up:
+ * strings.c, addrspace.c, aggregate.c, load.c; table.h under them all.
+ * Each file's functions use only those of the files before it.
+ *
+ * Ownership: everything lives in the struct rep; each file's __init makes
+ * its tables and its __free frees them (and what they hold), which
+ * rep_load and rep_free call. Ids and indexes handed out stay valid until
+ * then; pointers into the vectors (a struct rep_map, a row) only until
+ * the next call that may add to the same vector.
+ */
+#ifndef HPMON_TOOL_REPORT_INTERNAL_H
+#define HPMON_TOOL_REPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "report/report.h"
+#include "report/table.h"
+
+/* ---- strings.c: interned strings ---- */
+
+/* Make string 0, "". 0 or -ENOMEM. */
+int rep_strings__init(struct rep *r);
+void rep_strings__free(struct rep *r);
+/* The id of string @s (a copy is kept); ids start at 1; 0 on no memory. */
+uint32_t rep_intern(struct rep *r, const char *s);
+
+/* ---- addrspace.c: processes, their names and mappings; objects,
+ * symbols, lines and resolved addresses ---- */
+
+/* One mapping of a process, live from @time until @dead (its process's
+ * exec after it, or UINT64_MAX). */
+struct rep_map {
+	uint64_t start, end, pgoff, time, dead;
+	uint32_t dso;
+};
+
+int addrspace__init(struct rep *r);
+/* Waits for the kallsyms reader first, when one runs. */
+void addrspace__free(struct rep *r);
+
+/* Side-band records. 0 or -ENOMEM. */
+int addrspace__mmap(struct rep *r, const struct hpm_mmap_rec *m);
+int addrspace__comm(struct rep *r, const struct hpm_comm_rec *c);
+int addrspace__fork(struct rep *r, const struct hpm_task_rec *t);
+
+/* The name id of thread @tid of process @pid ("swapper", "[unknown]"). */
+uint32_t addrspace__comm_of(struct rep *r, pid_t tid, pid_t pid);
+/* The mapping of @pid (or an ancestor's, for a child that has not mapped
+ * anything of its own) that covered @ip at @time, or NULL. */
+const struct rep_map *addrspace__find_map(struct rep *r, pid_t pid, uint64_t ip,
+					  uint64_t time);
+/* The loc of @ip of @pid in @mode; @m is addrspace__find_map's answer for
+ * it (user and unknown modes). UINT32_MAX on no memory. */
+uint32_t addrspace__resolve_in(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode,
+			       const struct rep_map *m);
+/* The same, finding the mapping at @time. */
+uint32_t addrspace__resolve(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode,
+			    uint64_t time);
+/* --call-graph dwarf: sample @s's chain unwound from its stack copy, in
+ * the kernel's form, as *@out with @chain (UNWIND_MAX entries) for its
+ * chain. */
+#define UNWIND_MAX 256
+bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
+		       uint64_t *chain);
+/* Start reading kallsyms on a second thread (the kernel takes tens of
+ * ms to list them); false when no thread could be started. */
+bool addrspace__kallsyms_start(struct rep *r);
+
+static inline bool rep_user_mode(enum hpm_mode mode)
+{
+	return mode == HPM_MODE_USER || mode == HPM_MODE_GUEST_USER;
+}
+
+static inline bool rep_kernel_mode(enum hpm_mode mode)
+{
+	return mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV;
+}
+
+/* ---- aggregate.c: rows, call graphs, folded stacks, group counts ---- */
+
+int aggregate__init(struct rep *r);
+void aggregate__free(struct rep *r);
+/* Account sample @s; when @may_defer, one whose mapping or kernel
+ * symbols are not known yet is kept aside for aggregate__flush. */
+void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer);
+/* The samples kept aside, now that the whole file is read. */
+void aggregate__flush(struct rep *r);
+
+#endif

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* hpmon stat's options, and its default events (stat-cmd.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include <hpmon/sysinfo.h>
+#include "builtin.h"
+#include "stat-cmd.h"
+
+static const char stat_usage[] =
+	"usage: hpmon stat [options] [--] COMMAND [ARGS]\n"
+	"       hpmon stat [options] -p PID | -t TID | -a [-C CPUS] [COMMAND]\n"
+	"\n"
+	"Count events while COMMAND runs (children and threads included), or for\n"
+	"existing processes, threads or CPUs until they end or Ctrl-C.\n"
+	"\n"
+	"  -e, --event EVENTS     events to count, perf syntax: 'cycles,{instructions,branches}:u'\n"
+	"  -p, --pid PIDS         count existing processes (comma separated)\n"
+	"  -t, --tid TIDS         count existing threads (comma separated)\n"
+	"  -a, --all-cpus         count system-wide on every CPU\n"
+	"  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
+	"      --per-thread       break counts down per thread\n"
+	"      --per-process      break counts down per process\n"
+	"  -A, --per-cpu, --no-aggr  break counts down per CPU (with -a)\n"
+	"  -M, --metrics GROUPS   metric groups or metrics to compute: ipc, branch, l1, l2,\n"
+	"                         tlb, memory, stalls, topdown, cost, software, ...\n"
+	"                         (GROUP:u counts their events in user mode only)\n"
+	"      --metric 'NAME = FORMULA'  compute a metric of your own\n"
+	"      --metrics-file FILE  metrics defined in FILE (docs/metrics.md)\n"
+	"      --per-second       the rate of every event per second\n"
+	"      --per-kinst        every event per thousand instructions\n"
+	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
+	"  -r, --repeat N         run the command N times; mean and relative error\n"
+	"  -x, --field-separator SEP  CSV output as perf stat -x prints it\n"
+	"  -j, --json             one JSON object (one per line with -I)\n"
+	"  -o, --output FILE      write the counts to FILE instead of stderr\n"
+	"      --append           append to the -o FILE\n"
+	"      --trace            print thread and process start, exec and exit with counts\n"
+	"      --no-big-num       no thousands separators\n"
+	"      --no-merge         one line per uncore PMU instance instead of their sum\n"
+	STAT_USER_USAGE
+	"  -h, --help             this help\n"
+	"\n"
+	"Exit status: the command's own (128+N if signal N ended it); 127 if it could\n"
+	"not be run; 129 for bad options or events; 1 if counting failed.\n"
+	"See docs/hpmon-stat.md and docs/event-syntax.md.\n";
+
+int stat_append_events(struct stat_opts *o, const char *spec)
+{
+	size_t n = strlen(o->events);
+	if (n + strlen(spec) + 2 > sizeof(o->events))
+		return -1;
+	snprintf(o->events + n, sizeof(o->events) - n, "%s%s", n ? "," : "", spec);
+	o->events_given = true;
+	return 0;
+}
+
+/* -C: every CPU must be online; say which are. */
+int stat_check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o)
+{
+	char path[512], online[256] = "";
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
+	if ((f = fopen(path, "r"))) {
+		if (fgets(online, sizeof(online), f))
+			online[strcspn(online, "\n")] = '\0';
+		fclose(f);
+	}
+	for (size_t i = 0; i < o->tg.nr_cpus; i++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
+			 hpm_ctx__sysfs_root(ctx), o->tg.cpus[i]);
+		if (access(path, F_OK) != 0) {
+			fprintf(stderr, "hpmon stat: CPU %d does not exist here (online CPUs: %s)\n",
+				o->tg.cpus[i], online[0] ? online : "unknown");
+			return HPM_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hpmon stat: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nSee 'hpmon stat --help'.\n");
+	return HPM_EXIT_USAGE;
+}
+
+enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
+       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE };
+
+/* Remember a metric option's value in @v. */
+static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
+{
+	if (*n >= MAX_METRIC_ARGS)
+		return usage_error("too many %s options", opt);
+	v[(*n)++] = arg;
+	return 0;
+}
+
+int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "per-cpu", no_argument, NULL, 'A' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "per-process", no_argument, NULL, OPT_PER_PROCESS },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, OPT_APPEND },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
+		{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric-groups", required_argument, NULL, 'M' },
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+		{ "per-second", no_argument, NULL, OPT_PER_SECOND },
+		{ "per-kinst", no_argument, NULL, OPT_PER_KINST },
+		STAT_USER_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *why;
+	int c;
+	char *end;
+
+	o->repeat = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (stat_append_events(o, optarg))
+				return usage_error("event list too long: '%s'", optarg);
+			break;
+		case 'p':
+		case 't':
+		case 'a':
+		case 'C':
+			if (target_option(&o->tg, c, optarg, &why) < 0)
+				return usage_error(why, optarg);
+			break;
+		case 'A': o->agg = AGG_CPU; break;
+		case OPT_PER_THREAD: o->agg = AGG_THREAD; break;
+		case OPT_PER_PROCESS: o->agg = AGG_PROCESS; break;
+		case 'I':
+			o->interval_ms = strtol(optarg, &end, 10);
+			if (*end || o->interval_ms < 10 || o->interval_ms > 3600000)
+				return usage_error("-I takes milliseconds from 10 to 3600000, not '%s'",
+						   optarg);
+			break;
+		case 'r':
+			o->repeat = (int)strtol(optarg, &end, 10);
+			if (*end || o->repeat < 1 || o->repeat > 100000)
+				return usage_error("-r takes a run count from 1, not '%s'", optarg);
+			break;
+		case 'x': o->sep = optarg; break;
+		case 'j': o->json = true; break;
+		case 'o': o->output = optarg; break;
+		case OPT_APPEND: o->append = true; break;
+		case OPT_TRACE: o->trace = true; break;
+		case OPT_NO_BIG: o->no_big_num = true; break;
+		case OPT_NO_MERGE: o->no_merge = true; break;
+		case 'M':
+			if (keep_arg(o->mgroups, &o->nr_mgroups, optarg, "-M"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRIC:
+			if (keep_arg(o->minline, &o->nr_minline, optarg, "--metric"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_METRICS_FILE:
+			if (keep_arg(o->mfiles, &o->nr_mfiles, optarg, "--metrics-file"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_PER_SECOND: o->per_second = true; break;
+		case OPT_PER_KINST: o->per_kinst = true; break;
+		case OPT_USER_REGIONS:
+		case OPT_USER_MARKED:
+		case OPT_USER_ENABLE:
+		case OPT_USER_DISABLE:
+			if (stat_user_option(&o->user, c, optarg))
+				return HPM_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(stat_usage, stdout);
+			return -1;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	o->argv = argv + optind;
+	if (!*o->argv)
+		o->argv = NULL;
+	if (o->sep && o->json)
+		return usage_error("%s", "-x and --json exclude each other");
+	if (o->tg.system && o->tg.nr_ids)
+		return usage_error("%s", "-a/-C and -p/-t exclude each other");
+	if (!o->argv && !o->tg.system && !o->tg.nr_ids)
+		return usage_error("%s", "nothing to count: give a COMMAND, -p PID, -t TID or -a");
+	if (o->agg == AGG_CPU && !o->tg.system)
+		return usage_error("%s", "-A/--per-cpu needs -a or -C");
+	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->tg.system)
+		return usage_error("%s", "--per-thread/--per-process need a command, -p or -t");
+	if (o->repeat > 1 && !o->argv)
+		return usage_error("%s", "-r needs a COMMAND to repeat");
+	if (o->repeat > 1 && o->interval_ms)
+		return usage_error("%s", "-r and -I exclude each other");
+	if (o->trace && (!o->argv || o->tg.nr_ids || o->tg.system))
+		return usage_error("%s", "--trace follows a launched COMMAND only");
+	return 0;
+}
+
+/* ---- the default event set ---- */
+
+static bool hw_counts_here(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_INSTRUCTIONS };
+	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
+}
+
+const char *stat_default_events(void)
+{
+	static const char sw[] = "task-clock,context-switches,cpu-migrations,page-faults";
+	static const char hw[] = "task-clock,context-switches,cpu-migrations,page-faults,"
+				 "cycles,instructions,branches,branch-misses";
+	return hw_counts_here() ? hw : sw;
+}
