@@ -144,10 +144,9 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
+# the sources of libhpmon-rt (lib/sys, lib/runtime), built as the program
 gcc -std=gnu11 -O2 -g -D_GNU_SOURCE -I"$root/include" -I"$root/lib" \
-	-ffunction-sections -fdata-sections -Wl,--gc-sections \
-	-o "$tmp/mbench" "$tmp/mbench.c" "$root/lib/runtime/marker.c" "$root/lib/runtime/region.c" \
-	"$root/lib/count/eventset.c" -lpthread
+	-o "$tmp/mbench" "$tmp/mbench.c" "$root"/lib/sys/*.c "$root"/lib/runtime/*.c -lpthread
 
 echo "machine: $(uname -m), $(nproc) CPUs, $(uname -r); N=$n"
 echo "without hpmon:"

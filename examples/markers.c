@@ -11,7 +11,8 @@
  * Without hpmon the counters still count (hpm_counter_get reads them) and
  * regions and marks cost almost nothing.
  *
- * Build: cc markers.c $(pkg-config --cflags --libs libhpmon) -lpthread
+ * Build: cc markers.c $(pkg-config --cflags --libs libhpmon-rt) -lpthread
+ * (libhpmon-rt alone: the in-program runtime, which needs nothing but libc)
  */
 #include <pthread.h>
 #include <stdio.h>

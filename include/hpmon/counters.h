@@ -24,6 +24,20 @@
  * call. Everything else is read with read(2), all events of a group at
  * once. Counts are 64 bits and come with the time each event was enabled
  * and running, so hpm_count__scaled() corrects for multiplexing.
+ *
+ * Two libraries (docs/api.md): the read side of event sets
+ * (hpm_eventset__new_attrs and every hpm_eventset__ call but
+ * hpm_eventset__new) is in libhpmon-rt (-lhpmon-rt, libc only);
+ * hpm_eventset__new, which parses a spec, and the markers area are in
+ * libhpmon (-lhpmon, pkg-config libhpmon, which brings libhpmon-rt along).
+ *
+ * Ownership: a set owns its file descriptors, mappings and copies of the
+ * event names; its creator frees it with hpm_eventset__free().
+ * hpm_eventset__new borrows @ctx for the call only. A markers area owns
+ * its memory file and is freed by its creator (hpm_markers__free()),
+ * after any session that reads it; the event list given to
+ * hpm_markers__set_events() is read during the call only; names returned
+ * by the readers live as long as the area.
  */
 #ifndef HPMON_COUNTERS_H
 #define HPMON_COUNTERS_H

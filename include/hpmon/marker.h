@@ -8,7 +8,9 @@
  *   HPM_ADD(bytes_in, n);             // n more bytes_in
  *   hpm_mark(true);  ... hpm_mark(false);   // count only this (--marked)
  *
- * Link with -lhpmon (pkg-config libhpmon). A counter is a 64-bit number per
+ * Link with -lhpmon-rt (pkg-config libhpmon-rt), the in-program runtime,
+ * which needs nothing but libc; libhpmon brings it along too
+ * (docs/api.md). A counter is a 64-bit number per
  * thread; an increment costs an ordinary memory increment plus two loads
  * (the thread's counter block and the site's slot). Nothing has to be set
  * up: the first increment of a site registers it, the first of a thread
@@ -30,10 +32,16 @@
  * process forked by a marked thread starts marked. Without --marked the
  * mark changes nothing.
  *
- * The runtime behind these calls is the one part of libhpmon that runs in
- * the measured program; unlike the rest of the library it keeps
- * process-wide state (the shared area and the registered sites) and reads
- * one environment variable, HPMON_MARKERS, which hpmon sets.
+ * The runtime behind these calls (libhpmon-rt) runs in the measured
+ * program; unlike libhpmon it keeps process-wide state (the shared area
+ * and the registered sites) and reads one environment variable,
+ * HPMON_MARKERS, which hpmon sets.
+ *
+ * Ownership: nothing here is freed by the program. Sites are static (one
+ * per use of HPM_ADD) and the runtime keeps them listed to the end of the
+ * process; a thread's counters live until the thread ends (under hpmon,
+ * in hpmon's area, which keeps them after). Names given to the calls are
+ * copied.
  *
  * Define HPM_NO_MARKERS before including this header to compile every
  * marker out.

@@ -28,6 +28,14 @@
  * Names: at most 47 bytes, up to 64 regions per program. The name is
  * looked up by its pointer first, so pass the same literal each time for
  * the fastest path; any string with the same text is the same region.
+ *
+ * Link with -lhpmon-rt (pkg-config libhpmon-rt), the in-program runtime,
+ * which needs nothing but libc; libhpmon brings it along too
+ * (docs/api.md).
+ *
+ * Ownership: nothing to free. The text of @name is copied on a region's
+ * first use; its pointer is remembered per thread as a lookup key, so a
+ * name's storage must keep its text while it is used (a literal does).
  */
 #ifndef HPMON_REGION_H
 #define HPMON_REGION_H

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The markers area, hpmon's side (include/hpmon/counters.h): create the
- * shared file a program under hpmon maps (lib/runtime/marker-internal.h), say what
- * its threads count, and read what they published.
+ * shared file a program under hpmon maps (lib/runtime/marker-internal.h),
+ * say what its threads count, and read what they published. The lookup in
+ * the area's name tables (hpm__mk_name_index) is the runtime's, the same
+ * code on both sides.
+ *
+ * Ownership: a struct hpm_markers owns its memory file and mapping; the
+ * names it returns point into the mapping and live as long as it.
  */
 #include <errno.h>
 #include <stdio.h>

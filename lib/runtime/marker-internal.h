@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The markers area: one shared memory file that hpmon creates and the
- * measured program maps (lib/runtime/marker.c, lib/runtime/region.c). hpmon puts the
- * events each thread should count (regions, marked counting) and the
- * initial counter mask in the header; the program's threads each take a
- * slot and keep their software counters, region totals and marked counts
- * in it. hpmon reads the slots at any time (-I) and after the end: a
- * thread's numbers stay when it exits, so nothing has to be sent.
+ * The markers area: one shared memory file that hpmon creates
+ * (lib/count/markers.c, the measuring side) and the measured program maps
+ * (lib/runtime/area.c, the program side). hpmon puts the events each
+ * thread should count (regions, marked counting) and the initial counter
+ * mask in the header; the program's threads each take a slot and keep
+ * their software counters, region totals and marked counts in it. hpmon
+ * reads the slots at any time (-I) and after the end: a thread's numbers
+ * stay when it exits, so nothing has to be sent.
  *
- * Both sides are libhpmon, but not necessarily of the same build: the
- * header starts with a magic, a version and the sizes of what follows, and
- * a program that finds anything else ignores the area (and counts
- * privately, as without hpmon).
+ * The two sides are libhpmon and libhpmon-rt, not necessarily of the same
+ * build: the header starts with a magic, a version and the sizes of what
+ * follows, and a program that finds anything else ignores the area (and
+ * counts privately, as without hpmon).
  *
- * Only the program's threads write their own slot; hpmon only reads. The
- * 64-bit values are written with single relaxed stores, so a reader sees
- * each one either before or after an update, never torn.
+ * Ownership: the area belongs to hpmon, which creates and frees it; a
+ * program maps it once and keeps it mapped to its end. Only the program's
+ * threads write their own slot; hpmon only reads. The 64-bit values are
+ * written with single relaxed stores, so a reader sees each one either
+ * before or after an update, never torn.
  */
 #ifndef HPM_MARKER_INTERNAL_H
 #define HPM_MARKER_INTERNAL_H
@@ -128,43 +131,15 @@ static inline struct hpm_mk_thread *hpm__mk_slot(struct hpm_mk_header *h, uint32
 }
 
 /*
- * ---- The program side (lib/runtime/marker.c, lib/runtime/region.c) ----
- * Per-thread state of the in-program runtime, reached through one TLS
- * pointer. Regions keep their begin values on a stack.
+ * ---- The area client (lib/runtime/area.c) ----
+ * The program's side of the area, and where its counters are named when
+ * there is none. libhpmon's measuring side uses hpm__mk_name_index() too:
+ * it is listed in lib/libhpmon-rt.map, in its part for libhpmon only.
  */
-struct hpm_eventset;
 
-struct hpm_mk_open {
-	uint32_t region;                   /* index in regions[] */
-	uint32_t pad;
-	struct hpm_mk_count begin[HPM_MK_MAX_EVENTS];
-};
-
-struct hpm_mk_tstate {
-	struct hpm_mk_thread *slot;        /* in the area, NULL without one */
-	uint64_t *priv;                    /* counters when there is no slot,
-					      and the sink while unmarked */
-	struct hpm_eventset *es;           /* this thread's own counters */
-	bool es_tried;
-	bool marked;
-	bool need_slot;                    /* forked: take a slot of its own */
-	bool ended;                        /* published at its end */
-	int8_t es_index[HPM_MK_MAX_EVENTS]; /* area event -> es event, or -1 */
-	int16_t sw_counter[HPM_MK_MAX_EVENTS]; /* area event -> counter, or -1 */
-	uint8_t active[HPM_MK_MAX_EVENTS];  /* the area events counted, */
-	unsigned nr_active;                 /* in order */
-	unsigned depth;
-	struct hpm_mk_open stack[HPM_MK_MAX_DEPTH];
-	struct {
-		const char *name;          /* the caller's pointer (a literal) */
-		uint32_t idx;
-	} cache[16];                       /* region name -> index */
-};
-
-/* lib/runtime/marker.c: the area the process found (NULL without hpmon), and the
- * calling thread's state (created on first use; NULL if out of memory). */
+/* The area this process found (NULL without hpmon): looked for once, in
+ * HPMON_MARKERS=<fd>, and kept mapped to the end of the process. */
 struct hpm_mk_header *hpm__mk_area(void);
-struct hpm_mk_tstate *hpm__mk_thread(void);
 /* The process-wide lock of the runtime (site and name registration). */
 void hpm__mk_lock(bool on);
 /*
@@ -174,23 +149,17 @@ void hpm__mk_lock(bool on);
  */
 int hpm__mk_name_index(struct hpm_mk_name *names, uint32_t *nr, uint32_t first,
 		       uint32_t max, const char *name, bool add, uint32_t enabled);
-/* The counter slot of @name (added if @add), in the area or privately. */
+/* The counter slot of @name (added if @add), in the area's table or,
+ * without an area, in the process's own. Caller holds the lock. */
 int hpm__mk_counter_index(const char *name, bool add);
+/* The mask bit hpmon gave counter slot @c (1 without an area). */
+bool hpm__mk_counter_default(uint32_t c);
 
-/* lib/runtime/region.c: open the thread's counters if the area asks for them;
- * read them into @out[HPM_MK_MAX_EVENTS]; start or stop them (marked);
- * close them (thread exit, fork). */
-int hpm__mk_counters_open(struct hpm_mk_tstate *ts, bool enabled);
-void hpm__mk_counters_read(struct hpm_mk_tstate *ts, struct hpm_mk_count *out);
-void hpm__mk_counters_enable(struct hpm_mk_tstate *ts, bool on);
-void hpm__mk_counters_close(struct hpm_mk_tstate *ts);
-/* End of a thread (or of the process, for the calling thread): publish
- * what is still open. */
-void hpm__mk_regions_thread_end(struct hpm_mk_tstate *ts);
-/* A forked child: the regions its thread had open belong to the parent. */
-void hpm__mk_regions_forked(struct hpm_mk_tstate *ts);
-
-/* ---- sessions (lib/count/markers.c; lib/count/session.c calls these) ---- */
+/*
+ * ---- sessions (lib/count/markers.c; lib/count/session.c calls these) ----
+ * libhpmon's, not the runtime's: declared here for as long as
+ * lib/count/session.c reads them from this header.
+ */
 struct hpm_session;
 struct hpm_count;
 uint64_t hpm__markers_now_ns(void);

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Regions (include/hpmon/region.h) and the threads' own counters, in the
- * measured program.
+ * Regions (include/hpmon/region.h), in the measured program.
  *
- * Under `hpmon stat --regions` (or --marked) the area lists the events
- * each thread counts itself. A thread opens them on itself the first time
- * it needs them (hpm__mk_counters_open), as one group, and reads them
- * with rdpmc where it can (lib/count/eventset.c). Software counters named as
- * events (sw:NAME) are read from the thread's own block.
+ * Under `hpmon stat --regions` each thread counts the area's events
+ * itself (lib/runtime/thread-counters.c); a region's totals are the
+ * differences of those counts between its begin and its end, kept in the
+ * thread's slot. The open regions are a stack in the thread's state.
  *
  * A begin does its lookups first and reads the counters last; an end
  * reads them first and does its bookkeeping after, so what a region
@@ -16,100 +14,11 @@
  * read, so no page fault of the runtime falls inside a region.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include <hpmon/counters.h> /* HPM_REGION_* flags */
 #include <hpmon/region.h>
-#include "count/eventset-internal.h"
-#include "runtime/marker-internal.h"
-
-/* ---- the thread's counters ---- */
-
-int hpm__mk_counters_open(struct hpm_mk_tstate *ts, bool enabled)
-{
-	struct hpm_mk_header *a = hpm__mk_area();
-	struct perf_event_attr attrs[HPM_MK_MAX_EVENTS];
-	const char *names[HPM_MK_MAX_EVENTS];
-	size_t n = 0;
-
-	ts->es_tried = true;
-	ts->nr_active = 0;
-	if (!a || !ts->slot)
-		return 0;
-	uint32_t nr = a->nr_events < HPM_MK_MAX_EVENTS ? a->nr_events : HPM_MK_MAX_EVENTS;
-	for (uint32_t e = 0; e < nr; e++) {
-		const struct hpm_mk_event *ev = &a->events[e];
-		ts->es_index[e] = -1;
-		ts->sw_counter[e] = -1;
-		if (ev->kind == HPM_MK_EV_SW) {
-			hpm__mk_lock(true);
-			int c = hpm__mk_counter_index(ev->sw_name, true);
-			hpm__mk_lock(false);
-			ts->sw_counter[e] = (int16_t)c;
-			if (c >= HPM_MK_FIRST_COUNTER)
-				ts->active[ts->nr_active++] = (uint8_t)e;
-		} else if (ev->kind == HPM_MK_EV_PERF) {
-			const struct perf_event_attr *src = (const void *)ev->attr;
-			size_t sz = src->size && src->size <= sizeof(attrs[0]) ? src->size
-									: sizeof(attrs[0]);
-			memset(&attrs[n], 0, sizeof(attrs[n]));
-			memcpy(&attrs[n], ev->attr, sz < HPM_MK_ATTR_SPACE ? sz : HPM_MK_ATTR_SPACE);
-			names[n] = ev->name;
-			ts->es_index[e] = (int8_t)n++;
-		}
-	}
-	if (!n)
-		return 0;
-	struct hpm_eventset_opts o = { .sz = sizeof(o),
-				       .no_rdpmc = (a->flags & HPM_MK_F_NO_RDPMC) != 0 };
-	ts->es = hpm_eventset__new_attrs(attrs, names, n, &o);
-	if (!ts->es) {
-		int err = -errno;
-		ts->slot->open_err = err;
-		for (int e = 0; e < HPM_MK_MAX_EVENTS; e++)
-			ts->es_index[e] = -1;
-		return err;
-	}
-	for (uint32_t e = 0; e < nr; e++)
-		if (ts->es_index[e] >= 0)
-			ts->active[ts->nr_active++] = (uint8_t)e;
-	if (enabled)
-		hpm__eventset_enable(ts->es, true);
-	return 0;
-}
-
-/* The active events' counts into @out (others untouched). */
-void hpm__mk_counters_read(struct hpm_mk_tstate *ts, struct hpm_mk_count *out)
-{
-	struct hpm_mk_count raw[HPM_MK_MAX_EVENTS];
-	bool ok = ts->es && hpm__eventset_read_raw(ts->es, raw) == 0;
-
-	for (unsigned k = 0; k < ts->nr_active; k++) {
-		unsigned e = ts->active[k];
-		if (ts->es_index[e] >= 0) {
-			out[e] = ok ? raw[ts->es_index[e]] : (struct hpm_mk_count){ 0 };
-		} else {
-			out[e].value = __atomic_load_n(&ts->slot->ctr[ts->sw_counter[e]],
-						       __ATOMIC_RELAXED);
-			out[e].enabled = out[e].running = 0;
-		}
-	}
-}
-
-void hpm__mk_counters_enable(struct hpm_mk_tstate *ts, bool on)
-{
-	if (ts->es)
-		hpm__eventset_enable(ts->es, on);
-}
-
-void hpm__mk_counters_close(struct hpm_mk_tstate *ts)
-{
-	hpm_eventset__free(ts->es);
-	ts->es = NULL;
-	ts->es_tried = false;
-}
-
-/* ---- regions ---- */
+#include "runtime/thread-internal.h"
 
 /* Index of region @name, by pointer from the thread's cache, else by
  * text from the area (added when new). -1 when the table is full. */
@@ -141,9 +50,21 @@ static void flag(struct hpm_mk_region *r, uint32_t f)
 	__atomic_or_fetch(&r->flags, f, __ATOMIC_RELAXED);
 }
 
+/*
+ * The thread ends (@forked false): the regions still open are flagged.
+ * The child of a fork (@forked true): the regions its thread had open
+ * began in the parent, whose counters their begin values are; dropped.
+ */
+static void regions_end(struct hpm_mk_tstate *ts, bool forked)
+{
+	for (unsigned i = 0; !forked && i < ts->depth && ts->slot; i++)
+		flag(&ts->slot->region[ts->stack[i].region], HPM_REGION_OPEN_AT_END);
+	ts->depth = 0;
+}
+
 int hpm_region_begin(const char *name)
 {
-	struct hpm_mk_header *a = hpm__mk_area();
+	struct hpm_mk_header *a = hpm__mk_process_area();
 	struct hpm_mk_tstate *ts;
 
 	if (!a || !(a->flags & HPM_MK_F_REGIONS))
@@ -153,8 +74,10 @@ int hpm_region_begin(const char *name)
 	ts = hpm__mk_thread();
 	if (!ts || !ts->slot)
 		return 0; /* no slot: hpmon reports the thread as lost */
-	if (!ts->es_tried)
-		hpm__mk_counters_open(ts, !(a->flags & HPM_MK_F_MARKED) || ts->marked);
+	ts->regions_end = regions_end;
+	if (!ts->ctr.tried)
+		hpm__mk_counters_open(&ts->ctr, ts->slot,
+				      !(a->flags & HPM_MK_F_MARKED) || ts->marked);
 	int r = region_index(ts, a, name);
 	if (r < 0)
 		return -ENOSPC;
@@ -170,7 +93,7 @@ int hpm_region_begin(const char *name)
 	__atomic_store_n(&reg->max_depth, self > max ? self : max, __ATOMIC_RELAXED);
 	struct hpm_mk_open *o = &ts->stack[ts->depth++];
 	o->region = (uint32_t)r;
-	hpm__mk_counters_read(ts, o->begin);
+	hpm__mk_counters_read(&ts->ctr, ts->slot, o->begin);
 	return 0;
 }
 
@@ -182,7 +105,7 @@ static void add(uint64_t *dst, uint64_t v)
 int hpm_region_end(const char *name)
 {
 	struct hpm_mk_count now[HPM_MK_MAX_EVENTS];
-	struct hpm_mk_header *a = hpm__mk_area();
+	struct hpm_mk_header *a = hpm__mk_process_area();
 	struct hpm_mk_tstate *ts;
 
 	if (!a || !(a->flags & HPM_MK_F_REGIONS))
@@ -191,7 +114,7 @@ int hpm_region_end(const char *name)
 	if (!ts || !ts->slot)
 		return 0;
 	if (ts->depth)
-		hpm__mk_counters_read(ts, now);
+		hpm__mk_counters_read(&ts->ctr, ts->slot, now);
 	if (!valid_name(name))
 		return -EINVAL;
 	int r = region_index(ts, a, name);
@@ -206,10 +129,10 @@ int hpm_region_end(const char *name)
 		return -ENOENT;
 	}
 	struct hpm_mk_open *o = &ts->stack[i - 1];
-	if (!ts->es)
+	if (!ts->ctr.es)
 		flag(reg, HPM_REGION_NO_COUNTERS);
-	for (unsigned k = 0; k < ts->nr_active; k++) {
-		unsigned e = ts->active[k];
+	for (unsigned k = 0; k < ts->ctr.nr_active; k++) {
+		unsigned e = ts->ctr.active[k];
 		add(&reg->c[e].value, now[e].value - o->begin[e].value);
 		add(&reg->c[e].enabled, now[e].enabled - o->begin[e].enabled);
 		add(&reg->c[e].running, now[e].running - o->begin[e].running);
@@ -219,17 +142,4 @@ int hpm_region_end(const char *name)
 	memmove(o, o + 1, (ts->depth - i) * sizeof(*o));
 	ts->depth--;
 	return 0;
-}
-
-void hpm__mk_regions_thread_end(struct hpm_mk_tstate *ts)
-{
-	for (unsigned i = 0; i < ts->depth && ts->slot; i++)
-		flag(&ts->slot->region[ts->stack[i].region], HPM_REGION_OPEN_AT_END);
-	ts->depth = 0;
-}
-
-void hpm__mk_regions_forked(struct hpm_mk_tstate *ts)
-{
-	/* the open regions' begin values are the parent's counters */
-	ts->depth = 0;
 }

@@ -5,8 +5,10 @@
  * refuses it, as perf does, and a report of what it changed.
  *
  * This folder (lib/sys) uses nothing but libc and the kernel's headers:
- * it is part of the in-program runtime (libhpmon-rt) as well as of
- * libhpmon. Nothing here keeps state.
+ * it is part of the in-program runtime (libhpmon-rt), which libhpmon
+ * links. Nothing here keeps state. libhpmon.so calls these across the
+ * library boundary: every function of lib/sys that libhpmon calls is
+ * listed in lib/libhpmon-rt.map, in its part for libhpmon only.
  *
  * Ownership: every call borrows @attr for its duration only; a returned
  * file descriptor is the caller's to close.

@@ -4,7 +4,7 @@
 #
 # The workloads that use the markers runtime live in tests/workloads/user/
 # and are built here, with gcc and without sanitizers, from the sources of
-# the runtime: the counts they produce must be their own.
+# the runtime (libhpmon-rt): the counts they produce must be their own.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	echo "user-lib.sh holds helpers of the user-*.sh tests; source it from one"
@@ -16,18 +16,19 @@ command -v gcc >/dev/null || fail "gcc is needed to build the workloads of tests
 
 USER_SRC=$SRCDIR/tests/workloads/user
 
+# The sources of libhpmon-rt: lib/sys and lib/runtime, which need nothing
+# but libc. Compiled here rather than linked from the build's
+# libhpmon-rt.a, which a sanitizer build compiles with the sanitizers.
+RT_SRC=("$SRCDIR"/lib/sys/*.c "$SRCDIR"/lib/runtime/*.c)
+
 # build_user NAME [GCC ARGS...]: tests/workloads/user/NAME.c with the
-# markers runtime, into $E2E_TMP/NAME. The runtime's objects are compiled
-# into the program (with --gc-sections, which drops the parts of
-# lib/count/eventset.c that need the rest of the library).
+# markers runtime compiled in, into $E2E_TMP/NAME.
 build_user() {
 	local name=$1
 	shift
 	gcc -std=gnu11 -O1 -g -fno-inline -D_GNU_SOURCE -Wall \
-		-ffunction-sections -fdata-sections -Wl,--gc-sections \
 		-I"$SRCDIR/include" -I"$SRCDIR/lib" \
-		-o "$E2E_TMP/$name" "$USER_SRC/$name.c" \
-		"$SRCDIR/lib/runtime/marker.c" "$SRCDIR/lib/runtime/region.c" "$SRCDIR/lib/count/eventset.c" \
+		-o "$E2E_TMP/$name" "$USER_SRC/$name.c" "${RT_SRC[@]}" \
 		-lpthread "$@" 2>"$E2E_TMP/build-$name.log" ||
 		fail "cannot build $name: $(cat "$E2E_TMP/build-$name.log")"
 }
