@@ -23,4 +23,6 @@ note "$n samples before the kill"
 expect_in "samples of the first seconds" 2000 20000 "$n"
 # the first round's work6 runs for seconds: most samples are there
 expect_in "work6 share so far" 50 100 "$(pct work6)"
-expect_in "the workload's functions" 99 100 "$(python3 -c "print($(pct work6) + $(pct work3) + $(pct work1))")"
+# the rest are kernel samples (timer interrupts, scheduling): about 0.5 %
+# on an idle machine, up to 1.7 % seen on a loaded one
+expect_in "the workload's functions" 97 100 "$(python3 -c "print($(pct work6) + $(pct work3) + $(pct work1))")"
