@@ -23,6 +23,7 @@
 #include "runtime/marker-internal.h"
 #include "events/pmu-internal.h"
 #include "count/session-internal.h"
+#include "sys/opts.h"
 
 struct hpm_markers {
 	int fd;
@@ -37,13 +38,14 @@ struct hpm_markers *hpm_markers__new(const struct hpm_markers_opts *opts)
 	struct hpm_markers *m;
 	size_t len;
 
-	if (opts) {
-		if (opts->sz < offsetof(struct hpm_markers_opts, no_rdpmc) + sizeof(bool)) {
-			errno = EINVAL;
-			return NULL;
-		}
-		o = *opts;
+	if (!HPM_OPTS_VALID(opts, hpm_markers_opts)) {
+		errno = EINVAL;
+		return NULL;
 	}
+	o.max_threads = HPM_OPTS_GET(opts, max_threads, 0u);
+	o.regions = HPM_OPTS_GET(opts, regions, false);
+	o.marked = HPM_OPTS_GET(opts, marked, false);
+	o.no_rdpmc = HPM_OPTS_GET(opts, no_rdpmc, false);
 	if (!o.max_threads)
 		o.max_threads = HPM_MK_DEFAULT_THREADS;
 	if (o.max_threads > 1u << 20) {

@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "profile/profile-internal.h"
+#include "sys/opts.h"
 
 struct wbuf {
 	unsigned char *p;
@@ -461,8 +462,10 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 	struct hpm_profile_writer *w;
 	int rc = -ENOMEM;
 
+	/* the meta data is the profile's content, not options: the caller
+	 * fills all of it */
 	if (fd < 0 || !meta || meta->sz < sizeof(*meta) || !meta->nr_events ||
-	    meta->nr_events > PROF_MAX_EVENTS || (opts && opts->sz < sizeof(*opts))) {
+	    meta->nr_events > PROF_MAX_EVENTS || !HPM_OPTS_VALID(opts, hpm_profile_writer_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -470,8 +473,8 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 	if (!w)
 		return NULL;
 	w->fd = fd;
-	w->level = opts && opts->level ? opts->level : 3;
-	w->chunk_bytes = opts && opts->chunk_bytes ? opts->chunk_bytes : 1u << 20;
+	w->level = HPM_OPTS_GET(opts, level, 0) ? opts->level : 3;
+	w->chunk_bytes = HPM_OPTS_GET(opts, chunk_bytes, 0) ? opts->chunk_bytes : 1u << 20;
 	if (w->chunk_bytes > CHUNK_RAW_MAX / 2)
 		w->chunk_bytes = CHUNK_RAW_MAX / 2;
 	w->nr_ev = meta->nr_events;

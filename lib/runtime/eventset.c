@@ -30,6 +30,7 @@
 
 #include "runtime/eventset-internal.h"
 #include "sys/perf.h"
+#include "sys/opts.h"
 
 /* Counts of this many events are read into the stack, more into the heap. */
 #define ES_STACK_EVENTS 8
@@ -154,13 +155,14 @@ struct hpm_eventset *hpm__eventset_open(const struct perf_event_attr *attrs,
 	int rc;
 
 	*bad = 0;
-	if (opts) {
-		if (opts->sz < offsetof(struct hpm_eventset_opts, no_group) + sizeof(bool)) {
-			*errp = -EINVAL;
-			return NULL;
-		}
-		o = *opts;
+	if (!HPM_OPTS_VALID(opts, hpm_eventset_opts)) {
+		*errp = -EINVAL;
+		return NULL;
 	}
+	o.pid = HPM_OPTS_GET(opts, pid, 0);
+	o.inherit = HPM_OPTS_GET(opts, inherit, false);
+	o.no_rdpmc = HPM_OPTS_GET(opts, no_rdpmc, false);
+	o.no_group = HPM_OPTS_GET(opts, no_group, false);
 	if (!n || !attrs) {
 		*errp = -EINVAL;
 		return NULL;

@@ -34,13 +34,19 @@ static inline bool hpm__opts_valid(const void *opts, size_t user_sz, size_t know
 	return true;
 }
 
-#define HPM_OPTS_VALID(opts, type)                                              \
-	hpm__opts_valid((opts), (opts) ? (opts)->sz : 0, sizeof(struct type))
+/* The caller's sz; 0 for NULL. Every options struct starts with it. */
+static inline size_t hpm__opts_sz(const void *opts)
+{
+	return opts ? *(const size_t *)opts : 0;
+}
 
-/* Whether the caller's struct reaches past @field. */
+#define HPM_OPTS_VALID(opts, type)                                              \
+	hpm__opts_valid((opts), hpm__opts_sz(opts), sizeof(struct type))
+
+/* Whether the caller's struct reaches past @field (never for NULL). */
 #define HPM_OPTS_HAS(opts, field)                                               \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) +         \
-				 sizeof((opts)->field))
+	(hpm__opts_sz(opts) >= offsetof(__typeof__(*(opts)), field) +           \
+				   sizeof((opts)->field))
 
 /* @field, or @def when @opts is NULL or too short to hold it. */
 #define HPM_OPTS_GET(opts, field, def) (HPM_OPTS_HAS(opts, field) ? (opts)->field : (def))

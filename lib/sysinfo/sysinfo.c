@@ -15,6 +15,7 @@
 
 #include "core/ctx-internal.h"
 #include "sysinfo/sysinfo-internal.h"
+#include "sys/opts.h"
 
 const char *hpm_counters_source__str(enum hpm_counters_source s)
 {
@@ -31,16 +32,13 @@ const char *hpm_counters_source__str(enum hpm_counters_source s)
 struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 				      const struct hpm_sysinfo_opts *opts)
 {
-	unsigned flags = 0;
 	struct hpm_sysinfo *si;
 
-	if (opts) {
-		if (opts->sz < offsetof(struct hpm_sysinfo_opts, flags) + sizeof(unsigned)) {
-			errno = EINVAL;
-			return NULL;
-		}
-		flags = opts->flags;
+	if (!HPM_OPTS_VALID(opts, hpm_sysinfo_opts)) {
+		errno = EINVAL;
+		return NULL;
 	}
+	unsigned flags = HPM_OPTS_GET(opts, flags, 0u);
 	if (flags & (HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS))
 		flags |= HPM_SYSINFO_LIVE;
 	bool live = flags & HPM_SYSINFO_LIVE;
