@@ -82,7 +82,4 @@ bool hpm__cpu_in_list(const char *cpus, int cpu);
 /* libpfm4 ready (lib/events/pfm.c; see pfm-internal.h). 0 or -HPM_ERR_PFM. */
 int hpm_pfm__init(void);
 
-/* Edit distance between @a and @b (case-insensitive), capped at @cap. */
-unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap);
-
 #endif

@@ -23,6 +23,7 @@
 
 #include <linux/hw_breakpoint.h>
 
+#include "core/suggest-internal.h"
 #include "events/evlist-internal.h"
 #include "events/generic-internal.h"
 #include "events/pfm-internal.h"
@@ -441,68 +442,6 @@ static bool is_mods(const char *s, size_t len)
 
 /* ---- suggestions ---- */
 
-unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap)
-{
-	/* optimal string alignment: insert, delete, substitute, transpose */
-	size_t n = strlen(a), m = strlen(b);
-	unsigned d[3][65];
-	if (m > 64 || n > 64)
-		return cap;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = (unsigned)j;
-	for (size_t i = 1; i <= n; i++) {
-		unsigned *cur = d[i % 3], *prev = d[(i - 1) % 3], *pp = d[(i + 1) % 3];
-		unsigned best;
-		cur[0] = (unsigned)i;
-		best = cur[0];
-		for (size_t j = 1; j <= m; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
-			unsigned v = prev[j - 1] + (ca != cb);
-			if (prev[j] + 1 < v) v = prev[j] + 1;
-			if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && pp[j - 2] + 1 < v)
-				v = pp[j - 2] + 1;
-			cur[j] = v;
-			if (v < best) best = v;
-		}
-		if (best >= cap)
-			return cap;
-	}
-	return d[n % 3][m] < cap ? d[n % 3][m] : cap;
-}
-
-struct suggest {
-	const char *word;
-	unsigned cap;
-	char best[3][64];
-	unsigned dist[3];
-};
-
-static void suggest_offer(struct suggest *s, const char *cand)
-{
-	unsigned d = hpm__edit_distance(s->word, cand, s->cap);
-	/* a name that merely contains the word (or the reverse) is close too */
-	if (d >= s->cap && strlen(s->word) >= 3 &&
-	    (strcasestr(cand, s->word) || strcasestr(s->word, cand)))
-		d = s->cap - 1;
-	if (d >= s->cap)
-		return;
-	for (int i = 0; i < 3; i++) {
-		if (s->best[i][0] && !strcmp(s->best[i], cand))
-			return;
-		if (!s->best[i][0] || d < s->dist[i]) {
-			for (int k = 2; k > i; k--) {
-				memcpy(s->best[k], s->best[k - 1], sizeof(s->best[k]));
-				s->dist[k] = s->dist[k - 1];
-			}
-			snprintf(s->best[i], sizeof(s->best[i]), "%s", cand);
-			s->dist[i] = d;
-			return;
-		}
-	}
-}
-
 static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
 {
 	char name[64];
@@ -516,7 +455,7 @@ static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
 		if (n < sizeof(name)) {
 			memcpy(name, p, n);
 			name[n] = '\0';
-			suggest_offer(arg, name);
+			hpm_suggest__offer(arg, name);
 		}
 		p += n + 1;
 	}
@@ -526,42 +465,41 @@ static int suggest_generic_cb(const struct hpm_generic_entry *e, void *arg)
 static int suggest_alias_cb(const char *pmu, const char *alias, const char *terms,
 			    void *arg)
 {
-	char full[160];
+	(void)pmu;
 	(void)terms;
-	suggest_offer(arg, alias);
-	snprintf(full, sizeof(full), "%s/%s/", pmu, alias);
-	(void)full;
+	hpm_suggest__offer(arg, alias);
 	return 0;
 }
 
 static int suggest_pmu_cb(const char *name, void *arg)
 {
-	struct suggest **ss = arg;
-	suggest_offer(ss[1], name);
+	hpm_suggest__offer(arg, name);
 	return 0;
+}
+
+/* A picker for a mistyped event, PMU or term: a longer word may be
+ * further off. */
+static void suggest_init(struct hpm_suggest *s, const char *word)
+{
+	size_t n = strlen(word);
+	hpm_suggest__init(s, word, n <= 4 ? 2 : (unsigned)(n / 3 + 1), HPM_SUGGEST_OVERLAP);
 }
 
 static void fill_suggestions(struct parser *p, const char *word, bool pmus)
 {
-	struct suggest s = { .word = word };
+	struct hpm_suggest s;
 	char core[HPM_PMU_NAME_MAX];
-	size_t n = strlen(word);
-	s.cap = n <= 4 ? 2 : (unsigned)(n / 3 + 1);
+
+	suggest_init(&s, word);
 	if (pmus) {
-		struct suggest *ss[2] = { NULL, &s };
-		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, ss);
+		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, &s);
 	} else {
 		hpm_generic__foreach(suggest_generic_cb, &s);
 		if (hpm_pmu__core_name(p->list->ctx, core, sizeof(core)) == 0)
 			hpm_pmu__foreach_alias(p->list->ctx, core, suggest_alias_cb, &s);
 		hpm_pmu__foreach_alias(p->list->ctx, "msr", suggest_alias_cb, &s);
 	}
-	char *out = p->err->suggest;
-	size_t off = 0;
-	out[0] = '\0';
-	for (int i = 0; i < 3 && s.best[i][0]; i++)
-		off += (size_t)snprintf(out + off, sizeof(p->err->suggest) - off, "%s%s",
-					i ? ", " : "", s.best[i]);
+	hpm_suggest__format(&s, p->err->suggest, sizeof(p->err->suggest));
 }
 
 /* ---- numbers and terms ---- */
@@ -767,21 +705,16 @@ static int apply_term(struct parser *p, struct hpm_event *ev,
 	return 0;
 unknown: {
 		char known[160] = "";
-		struct suggest sg = { .word = key };
-		size_t kl = strlen(key);
-		sg.cap = kl <= 4 ? 2 : (unsigned)(kl / 3 + 1);
+		struct hpm_suggest sg;
+		suggest_init(&sg, key);
 		hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
 		for (unsigned i = 0; i < pmu->nr_formats; i++)
-			suggest_offer(&sg, pmu->formats[i].name);
+			hpm_suggest__offer(&sg, pmu->formats[i].name);
 		size_t off = 0;
 		for (unsigned i = 0; i < pmu->nr_formats && off < sizeof(known) - 40; i++)
 			off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s",
 						i ? ", " : "", pmu->formats[i].name);
-		size_t so = 0;
-		p->err->suggest[0] = '\0';
-		for (int i = 0; i < 3 && sg.best[i][0]; i++)
-			so += (size_t)snprintf(p->err->suggest + so, sizeof(p->err->suggest) - so,
-					       "%s%s", i ? ", " : "", sg.best[i]);
+		hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
 		return fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 			    "PMU %s has no term or event '%s'%s%s%s", pmu->name, key,
 			    known[0] ? " (its terms: " : "", known[0] ? known : "",

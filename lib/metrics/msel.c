@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <hpmon/preset.h>
+#include "core/suggest-internal.h"
 #include "events/evlist-internal.h"
 #include "events/generic-internal.h"
 #include "metrics/metric-internal.h"
@@ -194,41 +195,21 @@ static int select_one(struct hpm_msel *sel, const struct hpm_metric *m,
 static void suggest(const struct hpm_metricset *ms, const char *word, char *out,
 		    size_t len)
 {
-	char best[3][64] = { "", "", "" };
-	unsigned dist[3] = { 99, 99, 99 };
+	struct hpm_suggest s;
 
+	hpm_suggest__init(&s, word, 3, HPM_SUGGEST_IN_NAME);
 	for (size_t i = 0; i < ms->nr; i++) {
 		const struct hpm_metric *m = ms->m[i];
-		const char *cands[8];
-		char groups[256];
-		unsigned nc = 0;
-		cands[nc++] = m->name;
+		char groups[256], *save = NULL;
+		unsigned nc = 1;
+		hpm_suggest__offer(&s, m->name);
 		snprintf(groups, sizeof(groups), "%s", m->groups);
-		for (char *g = strtok(groups, " "); g && nc < 8; g = strtok(NULL, " "))
-			cands[nc++] = g;
-		for (unsigned c = 0; c < nc; c++) {
-			unsigned d = hpm__edit_distance(word, cands[c], 4);
-			if (d >= 3 && strlen(word) >= 3 && strstr(cands[c], word))
-				d = 2;
-			for (int k = 0; k < 3; k++) {
-				if (!strcmp(best[k], cands[c]))
-					break;
-				if (d < dist[k] && d < 3) {
-					for (int j = 2; j > k; j--) {
-						memcpy(best[j], best[j - 1], sizeof(best[j]));
-						dist[j] = dist[j - 1];
-					}
-					snprintf(best[k], sizeof(best[k]), "%s", cands[c]);
-					dist[k] = d;
-					break;
-				}
-			}
-		}
+		/* the metric and its first seven groups */
+		for (char *g = strtok_r(groups, " ", &save); g && nc < 8;
+		     g = strtok_r(NULL, " ", &save), nc++)
+			hpm_suggest__offer(&s, g);
 	}
-	size_t off = 0;
-	out[0] = '\0';
-	for (int k = 0; k < 3 && best[k][0] && off < len; k++)
-		off += (size_t)snprintf(out + off, len - off, "%s%s", k ? ", " : "", best[k]);
+	hpm_suggest__format(&s, out, len);
 }
 
 int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_error *err)
