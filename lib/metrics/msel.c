@@ -497,6 +497,35 @@ static int inst_add(struct hpm_msel *sel, size_t spec, int group)
 	return 0;
 }
 
+struct fixed_find {
+	struct hpm_ctx *ctx;
+	const struct perf_event_attr *attr;
+};
+
+/* Slot + 1 when @spec resolves to the event sought, else 0. */
+static int fixed_cb(const char *spec, int slot, void *arg)
+{
+	const struct fixed_find *ff = arg;
+	struct hpm_evlist *l = NULL;
+
+	if (hpm_evlist__parse(ff->ctx, spec, &l, NULL))
+		return 0; /* an alias this machine does not have */
+	const struct perf_event_attr *a = hpm_event__attr(hpm_evlist__event(l, 0));
+	bool same = a->type == ff->attr->type && a->config == ff->attr->config &&
+		    a->config1 == ff->attr->config1;
+	hpm_evlist__free(l);
+	return same ? slot + 1 : 0;
+}
+
+/* The fixed counter an event of the core PMU takes in family @family, or
+ * -1 when it needs a general counter. */
+static int fixed_slot(struct hpm_ctx *ctx, const char *family,
+		      const struct perf_event_attr *attr)
+{
+	struct fixed_find ff = { .ctx = ctx, .attr = attr };
+	return hpm_family__foreach_fixed(family, fixed_cb, &ff) - 1;
+}
+
 int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **spec)
 {
 	int nr_general = sel->ms->fam.nr_general, nr_fixed = sel->ms->fam.nr_fixed;
@@ -540,9 +569,8 @@ int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **s
 			struct spec *sp = &sel->spec[s->leaf[k].spec];
 			if (sp->need == NEED_CORE && !sp->fixed_known) {
 				for (unsigned e = 0; e < sp->nr_ev; e++)
-					sp->fixed[e] = hpm_family__fixed_slot(sel->ms->ctx,
-									      sel->ms->fam.name,
-									      &sp->attr[e]);
+					sp->fixed[e] = fixed_slot(sel->ms->ctx, sel->ms->fam.name,
+								  &sp->attr[e]);
 				sp->fixed_known = true;
 			}
 			if (sp->need == NEED_CORE)
