@@ -79,6 +79,20 @@ void hpm__attr_main_core(struct hpm_ctx *ctx, struct perf_event_attr *a);
 /* Is @cpu in the CPU list @cpus ("0-3,8", "" for every CPU)? */
 bool hpm__cpu_in_list(const char *cpus, int cpu);
 
+/* ---- events counted in the program (events/program-event.c) ---- */
+
+/*
+ * The parser's hook for "exec:" locations and "sw:" software counters
+ * (@s, @len bytes; @grouped: inside braces, which they cannot be): fill
+ * @ev, or a negative HPM_ERR_* with *@errpos (offset into @s) and @msg.
+ */
+int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bool grouped,
+			     size_t *errpos, char *msg, size_t msglen);
+
+/* True for events the sessions open late (exec:) or read elsewhere (sw:). */
+bool hpm__event_is_location(const struct hpm_event *ev);
+bool hpm__event_is_marker(const struct hpm_event *ev);
+
 /* libpfm4 ready (lib/events/pfm.c; see pfm-internal.h). 0 or -HPM_ERR_PFM. */
 int hpm_pfm__init(void);
 
