@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Metric expressions inside the library: the syntax tree lib/metrics/metric-expr.c
- * builds and the evaluator lib/metrics/metric.c drives, with references to other
- * metrics followed during evaluation (the "second pass" of a metric set).
+ * Metric expressions inside the library: the syntax tree metrics/expr.c
+ * builds and metrics/eval.c evaluates, with references to other metrics
+ * followed during evaluation (the "second pass" of a metric set); and the
+ * metric sets (metrics/metric.c) that selections (metrics/msel.c) use.
+ *
+ * Ownership: an expression owns its tree, text and names; a metric owns
+ * its strings and expression; a metric set owns its metrics and borrows
+ * its context, which must outlive it; a selection borrows its metric set,
+ * which must outlive it. An evaluation borrows everything it is given for
+ * the one call.
  */
 #ifndef HPM_METRIC_INTERNAL_H
 #define HPM_METRIC_INTERNAL_H
