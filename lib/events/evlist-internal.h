@@ -1,4 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The event list and its events inside the library (hpmon/event.h), for
+ * the parser (events/parse.c and the files it names) and the stages that
+ * open or inspect events.
+ *
+ * Ownership: a list owns its events and their names (name, merged_name:
+ * malloc'd) and borrows its context, which must outlive it. Adding events
+ * may move them (the array grows): keep indices across an add.
+ */
 #ifndef HPM_EVLIST_INTERNAL_H
 #define HPM_EVLIST_INTERNAL_H
 
