@@ -19,6 +19,12 @@
  * As in perf, an event without H or G counts the host only
  * (exclude_guest), and an event written for several PMUs becomes one
  * event per PMU (see hpm_event__merge_leader).
+ *
+ * Ownership: a list is the caller's (hpm_evlist__free) and borrows its
+ * context, which must outlive it. Its events and their strings belong to
+ * the list: valid until it is freed, or until events are added to it
+ * (hpm_evlist__add may move them; keep indices, not pointers, across an
+ * add). The specification is only read during the call.
  */
 #ifndef HPMON_EVENT_H
 #define HPMON_EVENT_H

@@ -28,6 +28,12 @@
  * "a - b" with spaces to subtract. Context values: duration_time (seconds
  * the counts cover), interval_time (the -I length, seconds), num_cpus,
  * cpu_hz (nominal clock, where known).
+ *
+ * Ownership: every object is the caller's, freed with its __free. A
+ * metric set borrows its context, and a selection its metric set: each
+ * must outlive what borrows it. The metrics of a set (and their strings)
+ * belong to the set. A selection keeps only indices of the event list it
+ * is bound to, not the list.
  */
 #ifndef HPMON_METRIC_H
 #define HPMON_METRIC_H

@@ -9,6 +9,10 @@
  * event named as written. A derived preset resolves to a group of its
  * terms, each named "PRESET(+TERM)" or "PRESET(-TERM)", so that a printer
  * can show their sum (hpm_preset__component).
+ *
+ * Ownership: nothing here allocates; results are filled into the caller's
+ * structures and buffers, and the info a callback is given is valid for
+ * that call only.
  */
 #ifndef HPMON_PRESET_H
 #define HPMON_PRESET_H

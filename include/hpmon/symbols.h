@@ -13,6 +13,12 @@
  *
  * Kernel symbols come from kallsyms, code generated at run time from the
  * JIT maps that runtimes write (/tmp/perf-PID.map).
+ *
+ * Ownership: each object (dso, kallsyms table, JIT map, disassembler) is
+ * the caller's, freed with its __free; the strings and structures its
+ * look-ups return belong to the object and stay valid until it is freed.
+ * No object borrows anything from the caller: paths and options are
+ * copied or only read during the call.
  */
 #ifndef HPMON_SYMBOLS_H
 #define HPMON_SYMBOLS_H

@@ -1,4 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The event list and its events inside the library (hpmon/event.h), for
+ * the parser (events/parse.c and the files it names) and the stages that
+ * open or inspect events.
+ *
+ * Ownership: a list owns its events and their names (name, merged_name:
+ * malloc'd) and borrows its context, which must outlive it. Adding events
+ * may move them (the array grows): keep indices across an add.
+ */
 #ifndef HPM_EVLIST_INTERNAL_H
 #define HPM_EVLIST_INTERNAL_H
 
@@ -79,10 +88,21 @@ void hpm__attr_main_core(struct hpm_ctx *ctx, struct perf_event_attr *a);
 /* Is @cpu in the CPU list @cpus ("0-3,8", "" for every CPU)? */
 bool hpm__cpu_in_list(const char *cpus, int cpu);
 
+/* ---- events counted in the program (events/program-event.c) ---- */
+
+/*
+ * The parser's hook for "exec:" locations and "sw:" software counters
+ * (@s, @len bytes; @grouped: inside braces, which they cannot be): fill
+ * @ev, or a negative HPM_ERR_* with *@errpos (offset into @s) and @msg.
+ */
+int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bool grouped,
+			     size_t *errpos, char *msg, size_t msglen);
+
+/* True for events the sessions open late (exec:) or read elsewhere (sw:). */
+bool hpm__event_is_location(const struct hpm_event *ev);
+bool hpm__event_is_marker(const struct hpm_event *ev);
+
 /* libpfm4 ready (lib/events/pfm.c; see pfm-internal.h). 0 or -HPM_ERR_PFM. */
 int hpm_pfm__init(void);
-
-/* Edit distance between @a and @b (case-insensitive), capped at @cap. */
-unsigned hpm__edit_distance(const char *a, const char *b, unsigned cap);
 
 #endif

@@ -8,7 +8,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <linux/perf_event.h>
 #include "core/ctx-internal.h"
 
 #define HPM_FAMILY_NAME_MAX 32
@@ -29,10 +28,13 @@ int hpm_family__get(const char *name, struct hpm_family *out);
 int hpm_family__detect_into(const struct hpm_ctx *ctx, struct hpm_family *out);
 
 /*
- * The fixed-counter slot an event of @ctx's core PMU can take in family
- * @family ("fixed" lines), or -1 when it needs a general counter.
+ * The "fixed" lines of family @family: @fn(spec, slot, @arg) for each event
+ * spec that can take fixed counter @slot, in file order, until @fn returns
+ * non-zero, which is returned (0 when it never does). The specs are
+ * perf's syntax as written in the file, some of them aliases a machine
+ * may not have: the caller, which knows event lists, resolves them.
  */
-int hpm_family__fixed_slot(struct hpm_ctx *ctx, const char *family,
-			   const struct perf_event_attr *attr);
+typedef int (*hpm_family_fixed_fn)(const char *spec, int slot, void *arg);
+int hpm_family__foreach_fixed(const char *family, hpm_family_fixed_fn fn, void *arg);
 
 #endif

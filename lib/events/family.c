@@ -1,21 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* Processor families, from data/families.txt. */
 #include <errno.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <hpmon/event.h>
 #include <hpmon/preset.h>
 #include "core/data-internal.h"
-#include "events/evlist-internal.h"
 #include "events/family-internal.h"
+#include "events/pmu-internal.h"
 
 static const char *family_text(void)
 {
 	return hpm_data__get("families.txt");
+}
+
+/* A number field of families.txt; 0 when it is none. */
+static int field_int(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	return end == s || v < INT_MIN || v > INT_MAX ? 0 : (int)v;
 }
 
 static int load(const char *name, struct hpm_family *out)
@@ -38,8 +46,8 @@ static int load(const char *name, struct hpm_family *out)
 				snprintf(out->chain[1], sizeof(out->chain[1]), "%s", line.field[2]);
 		} else if (line.nr >= 4 && !strcmp(line.field[0], "counters") &&
 			   !strcmp(line.field[1], name)) {
-			out->nr_general = atoi(line.field[2]);
-			out->nr_fixed = atoi(line.field[3]);
+			out->nr_general = field_int(line.field[2]);
+			out->nr_fixed = field_int(line.field[3]);
 		}
 	}
 	return found ? 0 : -ENOENT;
@@ -127,29 +135,22 @@ int hpm_family__detect(struct hpm_ctx *ctx, char *buf, size_t len)
 	return 0;
 }
 
-int hpm_family__fixed_slot(struct hpm_ctx *ctx, const char *family,
-			   const struct perf_event_attr *attr)
+int hpm_family__foreach_fixed(const char *family, hpm_family_fixed_fn fn, void *arg)
 {
 	const char *text = family_text();
 	struct hpm_data_line line = { 0 };
 	size_t pos = 0;
 
 	if (!text)
-		return -1;
+		return 0;
 	while (hpm_data__next(text, &pos, HPM_DATA_MAX_FIELDS, &line)) {
 		if (line.nr < 4 || strcmp(line.field[0], "fixed") || strcmp(line.field[1], family))
 			continue;
 		for (size_t i = 3; i < line.nr; i++) {
-			struct hpm_evlist *l = NULL;
-			if (hpm_evlist__parse(ctx, line.field[i], &l, NULL))
-				continue; /* an alias this machine does not have */
-			const struct perf_event_attr *a = hpm_event__attr(hpm_evlist__event(l, 0));
-			bool same = a->type == attr->type && a->config == attr->config &&
-				    a->config1 == attr->config1;
-			hpm_evlist__free(l);
-			if (same)
-				return atoi(line.field[2]);
+			int rc = fn(line.field[i], field_int(line.field[2]), arg);
+			if (rc)
+				return rc;
 		}
 	}
-	return -1;
+	return 0;
 }

@@ -55,6 +55,10 @@ int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg);
 /* Name of the first core PMU into @buf, or -ENOENT when there is none. */
 int hpm_pmu__core_name(const struct hpm_ctx *ctx, char *buf, size_t len);
 bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name);
+/* The CPUs PMU @name counts on: its "cpus" (core PMUs of a hybrid CPU) or
+ * "cpumask" (uncore) file into @buf; "" when it has neither or the list
+ * does not fit. */
+void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len);
 
 /* Parse a format file's contents ("config1:0-15,32"): 0 or -HPM_ERR_SYSFS. */
 int hpm_format__parse(const char *text, struct hpm_format *f);

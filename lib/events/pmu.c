@@ -388,3 +388,24 @@ int hpm_pmu__foreach_alias(const struct hpm_ctx *ctx, const char *name,
 	hpm__free_names(names, n);
 	return rc;
 }
+
+/* The CPUs PMU @name counts on: its "cpus" (core PMUs) or "cpumask"
+ * (uncore) file; "" when it has neither or the list does not fit. */
+void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	static const char *const files[] = { "cpus", "cpumask" };
+	char path[PATH_MAX];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		if (hpm__path(path, sizeof(path), ctx->sysfs, "bus/event_source/devices/%s/%s",
+			      name, files[i]))
+			return;
+		int n = hpm__read_text(path, buf, len);
+		if (n > 0)
+			return;
+		buf[0] = '\0';
+		if (n == -EFBIG)
+			return;
+	}
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PAPI presets for the event parser (lib/events/evparse.c). */
+/* PAPI presets for the event parser (lib/events/parse.c). */
 #ifndef HPM_PRESET_INTERNAL_H
 #define HPM_PRESET_INTERNAL_H
 

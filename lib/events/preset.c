@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/data-internal.h"
-#include "events/evlist-internal.h"
+#include "core/suggest-internal.h"
 #include "events/family-internal.h"
 #include "events/preset-internal.h"
 
@@ -210,45 +210,21 @@ bool hpm_preset__component(const char *evname, char *preset, size_t len, int *si
 	return true;
 }
 
-struct near {
-	const char *word;
-	char best[3][32];
-	unsigned dist[3];
-};
-
-static void near_offer(struct near *s, const char *cand)
-{
-	unsigned d = hpm__edit_distance(s->word, cand, 4);
-	if (d >= 4)
-		return;
-	for (int i = 0; i < 3; i++) {
-		if (!s->best[i][0] || d < s->dist[i]) {
-			for (int k = 2; k > i; k--) {
-				memcpy(s->best[k], s->best[k - 1], sizeof(s->best[k]));
-				s->dist[k] = s->dist[k - 1];
-			}
-			snprintf(s->best[i], sizeof(s->best[i]), "%s", cand);
-			s->dist[i] = d;
-			return;
-		}
-	}
-}
-
 static void suggest(const char *word, char *buf, size_t len)
 {
 	const char *text = presets_text();
 	struct hpm_data_line line = { 0 };
-	struct near s = { .word = word };
-	size_t pos = 0, off = 0;
+	struct hpm_suggest s;
+	size_t pos = 0;
 
 	buf[0] = '\0';
 	if (!text)
 		return;
+	hpm_suggest__init(&s, word, 4, HPM_SUGGEST_WHOLE);
 	while (hpm_data__next(text, &pos, 3, &line))
 		if (line.nr >= 2 && !strcmp(line.field[0], "preset"))
-			near_offer(&s, line.field[1]);
-	for (int i = 0; i < 3 && s.best[i][0] && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", s.best[i]);
+			hpm_suggest__offer(&s, line.field[1]);
+	hpm_suggest__format(&s, buf, len);
 }
 
 int hpm_preset__expand(struct hpm_ctx *ctx, const char *s, size_t len,

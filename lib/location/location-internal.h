@@ -52,10 +52,6 @@ struct hpm_location {
  */
 int hpm__loc_parse(const char *s, size_t len, struct hpm_location *loc, size_t *errpos,
 		   char *msg, size_t msglen);
-/* The evparse hook for "exec:" and "sw:" events; @grouped: inside {}. */
-struct hpm_event;
-int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bool grouped,
-			     size_t *errpos, char *msg, size_t msglen);
 
 /* Where to look for the program's objects. */
 struct hpm_loc_env {
@@ -93,10 +89,6 @@ bool hpm__loc_uprobes_available(const struct hpm_ctx *ctx);
 bool hpm__loc_uprobes_allowed(const struct hpm_ctx *ctx);
 
 /* ---- sessions (lib/count/location-session.c; lib/count/session.c calls these) ---- */
-
-/* True for events the session opens late or reads elsewhere. */
-bool hpm__event_is_location(const struct hpm_event *ev);
-bool hpm__event_is_marker(const struct hpm_event *ev);
 
 /* Set up location events at session open: resolve and open them now, or
  * (a command that has not exec'd) stop the command at its exec. */

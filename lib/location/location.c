@@ -31,6 +31,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <glob.h>
@@ -42,11 +44,10 @@
 #include <unistd.h>
 #include <elf.h>
 
-#include <linux/hw_breakpoint.h>
+#include <hpmon/hpmon.h>
 #include <hpmon/symbols.h>
 
 #include "location/location-internal.h"
-#include "runtime/marker-internal.h"
 
 /* ---- parsing ---- */
 
@@ -207,58 +208,6 @@ line:
 			    "line '%.*s' out of range (1 to 9999999)", (int)plen[1], part[1]);
 	loc->kind = HPM_LOC_LINE;
 	return 0;
-}
-
-int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bool grouped,
-			     size_t *errpos, char *msg, size_t msglen)
-{
-	if (grouped)
-		return perr(errpos, 0, msg, msglen, -HPM_ERR_SYNTAX,
-			    "'%.*s' cannot be in a group: it is not counted by the PMU "
-			    "(take it out of the braces)", (int)len, s);
-	if (!strncmp(s, "sw:", 3)) {
-		size_t n = len - 3;
-		if (!n || n >= HPM_MARKER_NAME_MAX)
-			return perr(errpos, 3, msg, msglen, -HPM_ERR_SYNTAX,
-				    "sw: needs the name of a software counter (HPM_COUNT(NAME) "
-				    "in the program), at most %d characters",
-				    HPM_MARKER_NAME_MAX - 1);
-		for (size_t i = 3; i < len; i++)
-			if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-				return perr(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
-					    "'%.*s': a software counter is named like a C "
-					    "identifier (HPM_COUNT(NAME)); sw: takes no modifiers",
-					    (int)len, s);
-		ev->kind = HPM_EV_SWCOUNTER;
-		ev->attr.type = PERF_TYPE_SOFTWARE;
-		ev->attr.config = PERF_COUNT_SW_DUMMY;
-		snprintf(ev->pmu, sizeof(ev->pmu), "sw");
-		return 0;
-	}
-	struct hpm_location loc;
-	int rc = hpm__loc_parse(s, len, &loc, errpos, msg, msglen);
-	if (rc)
-		return rc;
-	/* A placeholder until a session resolves it: an empty breakpoint,
-	 * which the kernel refuses (EINVAL), so that a tool opening it as it
-	 * is fails instead of counting nothing. */
-	ev->kind = HPM_EV_LOCATION;
-	ev->attr.type = PERF_TYPE_BREAKPOINT;
-	ev->attr.bp_type = HW_BREAKPOINT_EMPTY;
-	ev->attr.sample_period = 1;
-	ev->explicit_priv = true;
-	snprintf(ev->pmu, sizeof(ev->pmu), "exec");
-	return 0;
-}
-
-bool hpm__event_is_location(const struct hpm_event *ev)
-{
-	return ev->kind == HPM_EV_LOCATION;
-}
-
-bool hpm__event_is_marker(const struct hpm_event *ev)
-{
-	return ev->kind == HPM_EV_SWCOUNTER;
 }
 
 /* ---- ELF facts (libelf) ---- */

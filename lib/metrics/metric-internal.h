@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Metric expressions inside the library: the syntax tree lib/metrics/metric-expr.c
- * builds and the evaluator lib/metrics/metric.c drives, with references to other
- * metrics followed during evaluation (the "second pass" of a metric set).
+ * Metric expressions inside the library: the syntax tree metrics/expr.c
+ * builds and metrics/eval.c evaluates, with references to other metrics
+ * followed during evaluation (the "second pass" of a metric set); and the
+ * metric sets (metrics/metric.c) that selections (metrics/msel.c) use.
+ *
+ * Ownership: an expression owns its tree, text and names; a metric owns
+ * its strings and expression; a metric set owns its metrics and borrows
+ * its context, which must outlive it; a selection borrows its metric set,
+ * which must outlive it. An evaluation borrows everything it is given for
+ * the one call.
  */
 #ifndef HPM_METRIC_INTERNAL_H
 #define HPM_METRIC_INTERNAL_H
@@ -92,6 +99,9 @@ int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
 
 #include "events/family-internal.h"
 
+/* Metrics one set may hold. */
+#define HPM_METRICSET_MAX 4096
+
 struct hpm_metric {
 	char *name;
 	char *formula;   /* as written */
@@ -111,6 +121,17 @@ struct hpm_metricset {
 	char files[16][48];
 	size_t nr_files;
 };
+
+/* The form named @s, as hpm_metric_form__str names it: 0 or -ENOENT. */
+int hpm_metric_form__parse(const char *s, enum hpm_metric_form *out);
+/* Free metric @m and everything it owns (NULL: nothing). */
+void hpm_metric__free(struct hpm_metric *m);
+/* The expression text of @formula with form @f applied (malloc'd; NULL
+ * when out of memory). */
+char *hpm_metric__apply_form(const char *formula, enum hpm_metric_form f);
+/* Add @m to @ms (taken), replacing a metric of the same name in place.
+ * 0 or -errno (@m then freed). */
+int hpm_metricset__put(struct hpm_metricset *ms, struct hpm_metric *m);
 
 /* Is @name a context value (duration_time, interval_time, num_cpus,
  * cpu_hz)? */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The metric expression language (lib/metrics/metric-expr.c): table-driven rows of
+ * The metric expression language (lib/metrics/expr.c, eval.c): table-driven rows of
  * expressions with the values of their names, and what they must give: a
  * value and its propagated uncertainty, n/a with a reason, or a parse error
  * at a position.

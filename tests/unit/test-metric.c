@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Metric sets, selections and uncertainty (lib/metrics/metric.c, lib/metrics/msel.c,
- * lib/metrics/slices.c): the metric file format and its errors, inline metrics,
+ * Metric sets, selections and uncertainty (lib/metrics/metric*.c, msel*.c,
+ * slices.c): the metric file format and its errors, inline metrics,
  * metrics built on metrics, forms, selecting groups, scheduling events
  * into groups that fit the counters, binding to a list and evaluating from
  * counts; and the uncertainty of multiplexed counts. Against recorded sysfs

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event specifications in perf's syntax, parsed and resolved to
+ * perf_event_attr. Pure: reads sysfs/tracefs under the context's roots and
+ * libpfm4's tables, never opens a counter.
+ *
+ *   list   := item (',' item)*
+ *   item   := '{' list '}' [':' mods] | event
+ *   event  := PMU '/' terms '/' [[':'] mods]
+ *           | 'mem:' ADDR ['/' LEN] [':' ACCESS] [':' mods]
+ *           | NAME [':' mods]           generic, rNNNN, sysfs alias
+ *           | SUBSYS ':' NAME [':' mods] tracepoint
+ *           | NATIVE(':' UMASK)*        libpfm4
+ *
+ * This file reads lists, groups and the named forms; events/terms.c the
+ * PMU/terms/ form, events/expand.c the expansion to several PMUs.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/hw_breakpoint.h>
+
+#include "events/generic-internal.h"
+#include "events/parser-internal.h"
+#include "events/pfm-internal.h"
+#include "events/preset-internal.h"
+
+static bool is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/* ---- event forms ---- */
+
+/* mem:ADDR[/LEN][:ACCESS][:mods] */
+static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
+			    const char *s, size_t len, size_t pos)
+{
+	const char *a = s + 4, *e = s + len;
+	const char *colon = memchr(a, ':', (size_t)(e - a));
+	const char *slash = memchr(a, '/', (size_t)((colon ? colon : e) - a));
+	const char *aend = slash ? slash : (colon ? colon : e);
+	uint64_t addr, blen = 0;
+	unsigned type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+
+	if (hpm__parse_u64(a, (size_t)(aend - a), &addr))
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + 4, a, (size_t)(aend - a),
+			    "breakpoint address '%.*s' is not a number (write mem:0xADDR)",
+			    (int)(aend - a), a);
+	if (slash) {
+		const char *lend = colon ? colon : e;
+		if (hpm__parse_u64(slash + 1, (size_t)(lend - slash - 1), &blen) ||
+		    (blen != 1 && blen != 2 && blen != 4 && blen != 8))
+			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + (size_t)(slash + 1 - s), slash + 1,
+				    (size_t)(lend - slash - 1),
+				    "breakpoint length must be 1, 2, 4 or 8");
+	}
+	if (colon) {
+		const char *acc = colon + 1;
+		const char *c2 = memchr(acc, ':', (size_t)(e - acc));
+		size_t alen = (size_t)((c2 ? c2 : e) - acc);
+		bool r = false, w = false, x = false, ok = alen > 0;
+		for (size_t i = 0; i < alen; i++) {
+			if (acc[i] == 'r') r = true;
+			else if (acc[i] == 'w') w = true;
+			else if (acc[i] == 'x') x = true;
+			else ok = false;
+		}
+		if (ok && x && (r || w))
+			ok = false;
+		if (!ok && !c2 && hpm__is_mods(acc, alen)) {
+			/* mem:ADDR:u -- modifiers without an access type */
+			c2 = colon;
+		} else if (!ok) {
+			return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos + (size_t)(acc - s), acc, alen,
+				    "breakpoint access '%.*s' must be r, w, rw or x",
+				    (int)alen, acc);
+		} else {
+			type = x ? HW_BREAKPOINT_X
+				 : (unsigned)((r ? HW_BREAKPOINT_R : 0) | (w ? HW_BREAKPOINT_W : 0));
+		}
+		if (c2) {
+			int rc = hpm_parser__mods(p, ev, c2 + 1, (size_t)(e - c2 - 1),
+					    pos + (size_t)(c2 + 1 - s));
+			if (rc)
+				return rc;
+		}
+	}
+	if (!blen) {
+#if defined(__aarch64__)
+		blen = type == HW_BREAKPOINT_X ? 4 : HW_BREAKPOINT_LEN_4;
+#else
+		blen = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+#endif
+	}
+	ev->kind = HPM_EV_BREAKPOINT;
+	ev->attr.type = PERF_TYPE_BREAKPOINT;
+	ev->attr.bp_type = type;
+	ev->attr.bp_addr = addr;
+	ev->attr.bp_len = blen;
+	ev->attr.sample_period = 1;
+	snprintf(ev->pmu, sizeof(ev->pmu), "breakpoint");
+	return 0;
+}
+
+static int parse_raw(const char *s, size_t len, uint64_t *cfg)
+{
+	if (len < 2 || len > 17 || s[0] != 'r')
+		return -1;
+	for (size_t i = 1; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return -1;
+	char buf[20];
+	memcpy(buf, s + 1, len - 1);
+	buf[len - 1] = '\0';
+	*cfg = strtoull(buf, NULL, 16);
+	return 0;
+}
+
+static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
+			  const char *sys, size_t slen, const char *name, size_t nlen)
+{
+	const char *root = hpm_ctx__tracefs_root(p->list->ctx);
+	char path[PATH_MAX];
+	long id;
+
+	if (!root || !slen || !nlen)
+		return -ENOENT;
+	for (size_t i = 0; i < slen; i++)
+		if (!is_ident_char(sys[i]) || sys[i] == '.')
+			return -ENOENT;
+	for (size_t i = 0; i < nlen; i++)
+		if (!is_ident_char(name[i]) || name[i] == '.')
+			return -ENOENT;
+	if (hpm__path(path, sizeof(path), root, "events/%.*s/%.*s/id", (int)slen, sys,
+		      (int)nlen, name))
+		return -ENOENT;
+	if (hpm__read_long(path, &id) || id < 0)
+		return -ENOENT;
+	ev->kind = HPM_EV_TRACEPOINT;
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.config = (uint64_t)id;
+	ev->attr.sample_period = 1;
+	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
+	return 0;
+}
+
+static int resolve_native(struct hpm_event *ev, const char *name)
+{
+	struct hpm_pfm_enc e;
+	int rc = hpm_pfm__resolve(name, &e);
+	if (rc)
+		return rc;
+	ev->kind = HPM_EV_NATIVE;
+	ev->attr.type = e.type;
+	ev->attr.config = e.config;
+	ev->attr.config1 = e.config1;
+	ev->attr.config2 = e.config2;
+	/* libpfm4 excludes what its default privilege levels leave out
+	 * (the hypervisor); keep its exclusions only when the name asked for
+	 * a level (":u", ":k"), as other events do */
+	ev->explicit_priv = e.exclude_user || e.exclude_kernel;
+	if (ev->explicit_priv) {
+		ev->attr.exclude_user = e.exclude_user;
+		ev->attr.exclude_kernel = e.exclude_kernel;
+		ev->attr.exclude_hv = e.exclude_hv;
+	}
+	ev->attr.precise_ip = e.precise_ip;
+	snprintf(ev->pmu, sizeof(ev->pmu), "%s", e.pmu);
+	return 0;
+}
+
+/*
+ * A PAPI preset (lib/events/preset.c): its terms resolved as events in place of
+ * @ev, named as lib/events/preset.c says; the terms of a derived preset form a
+ * group of their own unless they are already inside one.
+ */
+static int parse_preset(struct hpm_parser *p, struct hpm_event *ev, const char *s,
+			size_t len, size_t pos)
+{
+	struct hpm_preset_expansion *x = malloc(sizeof(*x));
+	size_t idx = (size_t)(ev - p->list->ev);
+	size_t leader = p->in_group ? ev->leader : idx;
+	int rc;
+
+	if (!x)
+		return -ENOMEM;
+	rc = hpm_preset__expand(p->list->ctx, s, len, x);
+	if (rc) {
+		rc = hpm_parser__fail(p, rc, pos, s, len, "%s", x->msg);
+		snprintf(p->err->suggest, sizeof(p->err->suggest), "%s", x->suggest);
+		goto out;
+	}
+	for (unsigned i = 0; i < x->nr; i++) {
+		struct hpm_evlist *sub = NULL;
+		struct hpm_parse_error se;
+		struct hpm_event *dst;
+		char *name;
+
+		/* a preset is one count: on a hybrid CPU, of the main core PMU */
+		if (!strncmp(x->term[i].spec, "PAPI_", 5) ||
+		    hpm__evlist_parse_flags(p->list->ctx, x->term[i].spec,
+					    p->flags | HPM_EVLIST_MAIN_CORE, &sub, &se) ||
+		    sub->nr != 1) {
+			rc = hpm_parser__fail(p, sub ? -HPM_ERR_UNKNOWN_EVENT : se.err, pos, s, len,
+				  "%.*s is counted with '%s' here: %s", (int)len, s,
+				  x->term[i].spec, sub ? "not one event" : se.msg);
+			hpm_evlist__free(sub);
+			goto out;
+		}
+		dst = i ? hpm_parser__append(p, x->term[i].name, strlen(x->term[i].name)) : &p->list->ev[idx];
+		name = strdup(x->term[i].name);
+		if (!dst || !name) {
+			free(name);
+			hpm_evlist__free(sub);
+			rc = p->err->err ? p->err->err : -ENOMEM;
+			goto out;
+		}
+		free(dst->name);
+		*dst = sub->ev[0];
+		dst->name = name; /* the sub-list keeps (and frees) its own */
+		dst->merged_name = NULL;
+		dst->leader = leader;
+		dst->merge = (size_t)(dst - p->list->ev);
+		hpm_evlist__free(sub);
+	}
+out:
+	free(x);
+	return rc;
+}
+
+/* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
+static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
+		       const char *s, size_t len, size_t pos)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t nlen = colon ? (size_t)(colon - s) : len;
+	const char *mods = colon ? colon + 1 : NULL;
+	size_t mlen = colon ? len - nlen - 1 : 0;
+	char name[128];
+	uint64_t cfg;
+	int rc;
+
+	if (nlen == 0)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, s, 1, "missing event name");
+	if (nlen >= sizeof(name))
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen, "event name too long");
+	memcpy(name, s, nlen);
+	name[nlen] = '\0';
+
+	/* 0. PAPI presets */
+	if (!strncmp(name, "PAPI_", 5))
+		return parse_preset(p, ev, s, len, pos);
+	/* 1. generic names and raw codes take modifiers only */
+	if (hpm_generic__resolve(name, &ev->attr) == 0) {
+		ev->kind = ev->attr.type == PERF_TYPE_HARDWARE ? HPM_EV_GENERIC_HW
+			 : ev->attr.type == PERF_TYPE_SOFTWARE ? HPM_EV_SOFTWARE
+			 : HPM_EV_GENERIC_CACHE;
+		if (ev->attr.type == PERF_TYPE_SOFTWARE ||
+		    hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)))
+			snprintf(ev->pmu, sizeof(ev->pmu), "%s",
+				 ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu");
+		goto mods;
+	}
+	if (parse_raw(name, nlen, &cfg) == 0) {
+		ev->kind = HPM_EV_RAW;
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = cfg;
+		if (hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)))
+			snprintf(ev->pmu, sizeof(ev->pmu), "cpu");
+		/* the kernel gives PERF_TYPE_RAW to the main core PMU, which on a
+		 * hybrid CPU counts on its own CPUs only */
+		if (hpm_evlist__cores(p->list) > 1) {
+			snprintf(ev->pmu, sizeof(ev->pmu), "%s", p->list->core[0].name);
+			snprintf(ev->cpus, sizeof(ev->cpus), "%s", p->list->core[0].cpus);
+		}
+		goto mods;
+	}
+	/* 2. tracepoint subsys:name[:mods] */
+	if (colon) {
+		const char *c2 = memchr(mods, ':', mlen);
+		size_t tlen = c2 ? (size_t)(c2 - mods) : mlen;
+		if (try_tracepoint(p, ev, s, nlen, mods, tlen) == 0) {
+			if (c2)
+				return hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+						  pos + (size_t)(c2 + 1 - s));
+			return 0;
+		}
+	}
+	/* 3. an alias of some PMU, written without the PMU */
+	p->nr_pending = 0;
+	rc = hpm_parser__bare_alias(p, ev, s, nlen, pos);
+	if (rc == 0 && p->nr_pending)
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, s, nlen,
+			    "event '%s' needs a value for '%s': write %s/%s,%s=N/", name,
+			    p->pending[0], ev->pmu, name, p->pending[0]);
+	if (rc == 0)
+		goto mods;
+	if (rc != -ENOENT)
+		return rc;
+	/* 4. libpfm4 native: the whole string (its ':' are umasks/modifiers),
+	 * then the string without a trailing hpmon modifier group. */
+	if (len < 256) {
+		char full[256];
+		memcpy(full, s, len);
+		full[len] = '\0';
+		rc = resolve_native(ev, full);
+		if (rc == 0)
+			return 0;
+		const char *last = strrchr(full, ':');
+		if (last && hpm__is_mods(last + 1, strlen(last + 1))) {
+			size_t cut = (size_t)(last - full);
+			full[cut] = '\0';
+			if (resolve_native(ev, full) == 0)
+				return hpm_parser__mods(p, ev, s + cut + 1, len - cut - 1, pos + cut + 1);
+		}
+	}
+	hpm_parser__suggest(p, name, false);
+	if (colon && !hpm__is_mods(mods, mlen))
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
+			    "unknown event '%.*s': not a generic event, tracepoint, PMU alias "
+			    "or native event of this CPU", (int)len, s);
+	return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
+		    "unknown event '%s'", name);
+mods:
+	if (colon)
+		return hpm_parser__mods(p, ev, mods, mlen, pos + nlen + 1);
+	return 0;
+}
+
+/* Length of the event at p->pos: up to ',' or '}' outside PMU slashes. */
+static size_t event_extent(const char *s)
+{
+	size_t i = 0;
+	bool mem = !strncmp(s, "mem:", 4);
+	while (s[i] && is_ident_char(s[i]))
+		i++;
+	if (s[i] == '/' && !mem) {
+		const char *close = strchr(s + i + 1, '/');
+		if (!close)
+			return strlen(s);
+		i = (size_t)(close - s) + 1;
+	}
+	while (s[i] && s[i] != ',' && s[i] != '}' && s[i] != '{')
+		i++;
+	return i;
+}
+
+static int parse_event(struct hpm_parser *p, size_t leader)
+{
+	const char *s = p->spec + p->pos;
+	size_t len = event_extent(s);
+	size_t pos = p->pos;
+	struct hpm_event *ev;
+	int rc;
+
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, s, s[0] ? 1 : 0,
+			    "expected an event name%s%.1s%s", s[0] ? " before '" : "",
+			    s, s[0] ? "'" : "");
+	ev = hpm_parser__append(p, s, len);
+	if (!ev)
+		return p->err->err ? p->err->err : -ENOMEM;
+	size_t idx = p->list->nr - 1;
+	ev->leader = leader == SIZE_MAX ? idx : leader;
+	p->in_group = leader != SIZE_MAX;
+	size_t ident = 0;
+	while (ident < len && is_ident_char(s[ident]))
+		ident++;
+	if (!strncmp(s, "mem:", 4))
+		rc = parse_breakpoint(p, ev, s, len, pos);
+	else if (!strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3)) {
+		/* executions of code, software counters: events/program-event.c */
+		char msg[256];
+		size_t epos = 0;
+		rc = hpm__parse_program_event(ev, s, len, leader != SIZE_MAX, &epos, msg,
+					      sizeof(msg));
+		if (rc)
+			return hpm_parser__fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
+	} else if (ident < len && s[ident] == '/')
+		rc = hpm_parser__pmu_event(p, idx, s, len, pos);
+	else
+		rc = parse_named(p, ev, s, len, pos);
+	if (rc)
+		return rc;
+	if (!hpm__event_is_location(&p->list->ev[idx]) && !hpm__event_is_marker(&p->list->ev[idx]))
+		/* as perf: host only unless H or G says otherwise */
+		for (size_t i = idx; i < p->list->nr; i++)
+			if (!p->list->ev[i].explicit_gh)
+				p->list->ev[i].attr.exclude_guest = 1;
+	rc = hpm_parser__expand_generic(p, idx);
+	if (rc)
+		return rc;
+	p->pos += event_extent(s);
+	return 0;
+}
+
+/* ---- lists and groups ---- */
+
+static void skip_space(struct hpm_parser *p)
+{
+	while (isspace((unsigned char)p->spec[p->pos]))
+		p->pos++;
+}
+
+static int parse_group(struct hpm_parser *p)
+{
+	size_t open = p->pos++;
+	size_t first = p->list->nr;
+	int rc;
+
+	for (;;) {
+		skip_space(p);
+		rc = parse_event(p, first);
+		if (rc)
+			return rc;
+		skip_space(p);
+		char c = p->spec[p->pos];
+		if (c == ',') {
+			p->pos++;
+			continue;
+		}
+		if (c == '}')
+			break;
+		if (c == '{')
+			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, p->pos, "{", 1, "groups cannot be nested");
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, open, "{", 1, "'{' at offset %zu is never closed",
+			    open);
+	}
+	p->pos++; /* '}' */
+	if (p->spec[p->pos] == ':') {
+		const char *m = p->spec + ++p->pos;
+		size_t mlen = 0;
+		while (m[mlen] && m[mlen] != ',' && !isspace((unsigned char)m[mlen]))
+			mlen++;
+		for (size_t i = first; i < p->list->nr; i++) {
+			rc = hpm_parser__mods(p, &p->list->ev[i], m, mlen, p->pos);
+			if (rc)
+				return rc;
+		}
+		p->pos += mlen;
+	}
+	return hpm_parser__split_group(p, first);
+}
+
+int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
+		    struct hpm_parse_error *err)
+{
+	return hpm_evlist__add_flags(list, spec, 0, err);
+}
+
+int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned flags,
+			  struct hpm_parse_error *err)
+{
+	struct hpm_parser p = { .list = list, .spec = spec, .flags = flags };
+	size_t start_nr = list->nr;
+	int rc = 0;
+
+	p.err = err ? err : &p.local;
+	memset(p.err, 0, sizeof(*p.err));
+	if (flags & ~HPM_EVLIST_MAIN_CORE)
+		return p.err->err = -EINVAL;
+	if (!spec) {
+		return hpm_parser__fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");
+	}
+	for (;;) {
+		skip_space(&p);
+		if (!spec[p.pos]) {
+			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, "", 0,
+				  p.pos ? "expected an event after ','" : "empty event specification");
+			break;
+		}
+		if (spec[p.pos] == '{')
+			rc = parse_group(&p);
+		else if (spec[p.pos] == '}')
+			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, "}", 1, "'}' without a matching '{'");
+		else
+			rc = parse_event(&p, SIZE_MAX);
+		if (rc)
+			break;
+		skip_space(&p);
+		if (!spec[p.pos])
+			break;
+		if (spec[p.pos] != ',') {
+			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, spec + p.pos, 1,
+				  "unexpected '%c' after an event (separate events with ',')",
+				  spec[p.pos]);
+			break;
+		}
+		p.pos++;
+	}
+	if (rc) {
+		for (size_t i = start_nr; i < list->nr; i++) {
+			free(list->ev[i].name);
+			free(list->ev[i].merged_name);
+		}
+		list->nr = start_nr;
+		if (!p.err->err)
+			p.err->err = rc;
+	}
+	return rc;
+}
+
+int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
+		      struct hpm_evlist **out, struct hpm_parse_error *err)
+{
+	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
+}
+
+int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
+			    struct hpm_evlist **out, struct hpm_parse_error *err)
+{
+	struct hpm_evlist *l = hpm_evlist__new(ctx);
+	int rc;
+
+	*out = NULL;
+	if (!l)
+		return -errno;
+	rc = hpm_evlist__add_flags(l, spec, flags, err);
+	if (rc) {
+		hpm_evlist__free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event parser's state while it reads one specification into a list
+ * (events/parser.c), and the pieces of the grammar the files of events/
+ * share: events/parse.c reads lists, groups and named events, events/terms.c
+ * the PMU/terms/ form and sysfs aliases, events/expand.c turns one written
+ * event into one per core PMU or per uncore box.
+ *
+ * Ownership: a parser lives on the stack of hpm_evlist__add_flags for one
+ * call; it borrows the list it appends to (which owns every event and its
+ * names), the specification and the caller's error report.
+ */
+#ifndef HPM_PARSER_INTERNAL_H
+#define HPM_PARSER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "events/evlist-internal.h"
+#include "events/pmu-internal.h"
+
+struct hpm_parser {
+	struct hpm_evlist *list;
+	const char *spec;
+	size_t pos;
+	struct hpm_parse_error *err;
+	struct hpm_parse_error local;
+	/* terms an alias leaves to the user ("cmask=?"), not yet given */
+	char pending[4][32];
+	unsigned nr_pending;
+	bool in_group;    /* the event being parsed is inside braces */
+	unsigned flags;   /* HPM_EVLIST_* */
+};
+
+/*
+ * Record error @code at offset @pos (token @tok, @toklen bytes) with a
+ * message, unless an error is already recorded: the first, innermost one
+ * is kept. Returns the error recorded.
+ */
+int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok,
+		     size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* A new event named @name (@len bytes) at the end of the list, its own
+ * leader; NULL when the list is full (error recorded) or out of memory. */
+struct hpm_event *hpm_parser__append(struct hpm_parser *p, const char *name, size_t len);
+
+/* Modifier letters @m (@len bytes, at offset @pos) applied to @ev. */
+int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
+		     size_t len, size_t pos);
+/* Are these @len bytes modifier letters only? */
+bool hpm__is_mods(const char *s, size_t len);
+/* A number as perf reads one (0x... hex, else decimal): 0 or -1. */
+int hpm__parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* ---- events/terms.c ---- */
+
+/* PMU '/' terms '/' [[:]mods] (@s, @len bytes at offset @pos), resolved on
+ * PMU @pmuname into event @idx. */
+int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmuname,
+			    const char *s, size_t len, size_t pos);
+/* A bare alias ("inst_retired", "tsc") of any PMU, core first: -ENOENT
+ * when no PMU has it. */
+int hpm_parser__bare_alias(struct hpm_parser *p, struct hpm_event *ev,
+			   const char *name, size_t nlen, size_t pos);
+/* The closest PMU names (@pmus) or event names to @word into the error. */
+void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus);
+
+/* ---- events/expand.c ---- */
+
+/* The list's core PMUs, read once (see struct hpm_evlist). */
+unsigned hpm_evlist__cores(struct hpm_evlist *l);
+/* PMU '/' terms '/' [[:]mods] into event @idx, one event per instance of
+ * a PMU named without its number (uncore_cbox). */
+int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_t len,
+			  size_t pos);
+/* Event @idx, generic, as one event per core PMU on a hybrid CPU. */
+int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx);
+/* The group of events [first, nr) as one group per core PMU. */
+int hpm_parser__split_group(struct hpm_parser *p, size_t first);
+
+#endif
