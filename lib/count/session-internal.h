@@ -46,13 +46,6 @@ struct hpm_session {
 };
 
 /* The attr session.c opens event @i with (location events start here). */
-/* The online CPUs (sysfs devices/system/cpu/online, else the count of
- * online CPUs) into a new array *out of *nr. 0 or -errno/-HPM_ERR_SYSFS. */
-int hpm__online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr);
-/* The threads of process @pid (procfs @pid/task), appended to *v (*n used
- * of *cap). 0, -ESRCH when there is no such process, or -errno. */
-int hpm__add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v, size_t *n, size_t *cap);
-
 void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
 		       struct perf_event_attr *a);
 

@@ -31,6 +31,7 @@
 #include "location/location-attach.h"
 #include "location/location-internal.h"
 #include "count/session-internal.h"
+#include "core/cpus-internal.h"
 #include "symbols/symbols-internal.h"
 
 #define REC_DEFAULT_PAGES 128
