@@ -2,7 +2,7 @@
 /*
  * Location events in counting sessions (include/hpmon/session.h). The
  * locations themselves -- mechanism, uprobes, the stop at the command's
- * exec -- are lib/location/location-attach.c's; this file opens them on the
+ * exec -- are lib/attach/attach.c's; this file opens them on the
  * session's slots, counting, and gives the tracker of tasks an event to
  * read the tasks' lifecycle from when no other event carries it.
  */
@@ -13,7 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "location/location-attach.h"
+#include "attach/attach-internal.h"
 #include "location/location-internal.h"
 
 struct hpm_loc_state {

@@ -28,7 +28,7 @@
 
 #include <hpmon/record.h>
 #include "sample/record-order-internal.h"
-#include "location/location-attach.h"
+#include "attach/attach-internal.h"
 #include "location/location-internal.h"
 #include "count/session-internal.h"
 #include "core/cpus-internal.h"
@@ -722,7 +722,7 @@ static void close_event(struct hpm_record *r, size_t i)
 }
 
 /*
- * hpm_loc_open_fn: open location @i (lib/location/location-attach.c) for
+ * hpm_loc_open_fn: open location @i (lib/attach/attach.c) for
  * sampling, on a command stopped at its exec or on running targets. Every
  * hit is a sample (period 1); with frame-pointer chains, a location at a
  * function's entry also takes what completes its chain
