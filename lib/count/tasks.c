@@ -27,10 +27,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "count/session-internal.h"
+#include "sys/ring.h"
 
 #define TRK_DATA_PAGES 128 /* 512 KiB with 4 KiB pages: ~6000 READ records */
 
@@ -43,7 +43,7 @@ struct trk_task {
 
 struct trk_buf {
 	int fd;        /* the dummy event that owns the buffer */
-	void *base;
+	struct hpm_ring ring;
 };
 
 /* A record copied out of a buffer, to be handled in time order. */
@@ -66,12 +66,12 @@ struct hpm_tracker {
 	int epfd;
 	struct trk_note *notes;
 	size_t nr_notes, notes_cap;
-	size_t mmap_len, data_len;
 	size_t nr_ev, nr_slots;
 	struct trk_buf *bufs;
 	struct trk_task *tasks;
 	size_t nr, cap;
 	uint64_t lost;
+	unsigned char *scratch; /* one record that wrapped around */
 	unsigned char *stage;   /* records of one drain */
 	size_t stage_len, stage_cap;
 	struct trk_rec *recs;
@@ -103,22 +103,21 @@ int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out)
 		return -errno;
 	t->nr_ev = s->nr_ev;
 	t->nr_slots = s->nr_slots;
-	t->data_len = (size_t)page * TRK_DATA_PAGES;
-	t->mmap_len = (size_t)page + t->data_len;
 	t->bufs = calloc(t->nr_slots, sizeof(*t->bufs));
-	if (!t->bufs)
+	t->scratch = malloc(HPM_RING_RECORD_MAX);
+	if (!t->bufs || !t->scratch)
 		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_slots; i++)
+		t->bufs[i].fd = -1;
 	for (size_t i = 0; i < t->nr_slots; i++) {
 		struct trk_buf *b = &t->bufs[i];
 		b->fd = open_dummy(s->slot_pid[i], s->slot_cpu[i]);
 		if (b->fd < 0)
 			return b->fd;
-		b->base = mmap(NULL, t->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			       b->fd, 0);
-		if (b->base == MAP_FAILED) {
-			b->base = NULL;
-			return -errno;
-		}
+		int rc = hpm_ring__map(&b->ring, b->fd, (size_t)page,
+				       (size_t)page * TRK_DATA_PAGES);
+		if (rc)
+			return rc;
 		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = i };
 		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, b->fd, &ev) < 0)
 			return -errno;
@@ -150,8 +149,7 @@ void hpm_tracker__free(struct hpm_tracker *t)
 	if (!t)
 		return;
 	for (size_t i = 0; t->bufs && i < t->nr_slots; i++) {
-		if (t->bufs[i].base)
-			munmap(t->bufs[i].base, t->mmap_len);
+		hpm_ring__unmap(&t->bufs[i].ring);
 		if (t->bufs[i].fd >= 0)
 			close(t->bufs[i].fd);
 	}
@@ -164,6 +162,7 @@ void hpm_tracker__free(struct hpm_tracker *t)
 	}
 	free(t->bufs);
 	free(t->tasks);
+	free(t->scratch);
 	free(t->stage);
 	free(t->recs);
 	free(t->notes);
@@ -405,60 +404,55 @@ static void notify_exits(struct hpm_session *s, struct hpm_tracker *t, bool fina
 	free(c);
 }
 
-/* Copy every waiting record of buffer @b to the staging area. */
+/* Copy record @h to the end of the staging area. */
+static int stage_record(struct hpm_tracker *t, const struct perf_event_header *h)
+{
+	if (t->stage_len + h->size > t->stage_cap) {
+		size_t nc = t->stage_cap ? t->stage_cap * 2 : 65536;
+		while (nc < t->stage_len + h->size)
+			nc *= 2;
+		unsigned char *v = realloc(t->stage, nc);
+		if (!v)
+			return -ENOMEM;
+		t->stage = v;
+		t->stage_cap = nc;
+	}
+	if (t->nr_recs == t->recs_cap) {
+		size_t nc = t->recs_cap ? t->recs_cap * 2 : 1024;
+		struct trk_rec *v = realloc(t->recs, nc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->recs = v;
+		t->recs_cap = nc;
+	}
+	memcpy(t->stage + t->stage_len, h, h->size);
+	t->recs[t->nr_recs].off = t->stage_len;
+	t->recs[t->nr_recs].time = rec_time(h);
+	t->nr_recs++;
+	t->stage_len += (h->size + 7) & ~(size_t)7;
+	return 0;
+}
+
+/* Copy every waiting record of buffer @b to the staging area. A
+ * malformed record stops the round where it is: -EIO. */
 static int stage_buffer(struct hpm_tracker *t, struct trk_buf *b)
 {
-	struct perf_event_mmap_page *pg = b->base;
-	size_t size = t->data_len;
-	const unsigned char *data = (const unsigned char *)b->base + (t->mmap_len - size);
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	int rc = 0;
+	const struct perf_event_header *h;
+	int rc;
 
-	while (tail < head) {
-		struct perf_event_header hdr;
-		size_t off = (size_t)(tail % size);
-
-		for (size_t i = 0; i < sizeof(hdr); i++) /* the header may wrap */
-			((unsigned char *)&hdr)[i] = data[(off + i) % size];
-		if (hdr.size < sizeof(hdr) + 16 || tail + hdr.size > head) {
+	hpm_ring__read_init(&b->ring);
+	while (!(rc = hpm_ring__next(&b->ring, t->scratch, HPM_RING_RECORD_MAX, &h))) {
+		if (h->size < sizeof(*h) + 16) { /* the TID|TIME trailer */
 			rc = -EIO;
 			break;
 		}
-		if (t->stage_len + hdr.size > t->stage_cap) {
-			size_t nc = t->stage_cap ? t->stage_cap * 2 : 65536;
-			while (nc < t->stage_len + hdr.size)
-				nc *= 2;
-			unsigned char *v = realloc(t->stage, nc);
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			t->stage = v;
-			t->stage_cap = nc;
-		}
-		if (t->nr_recs == t->recs_cap) {
-			size_t nc = t->recs_cap ? t->recs_cap * 2 : 1024;
-			struct trk_rec *v = realloc(t->recs, nc * sizeof(*v));
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			t->recs = v;
-			t->recs_cap = nc;
-		}
-		unsigned char *dst = t->stage + t->stage_len;
-		size_t first = off + hdr.size <= size ? hdr.size : size - off;
-		memcpy(dst, data + off, first);
-		memcpy(dst + first, data, hdr.size - first);
-		t->recs[t->nr_recs].off = t->stage_len;
-		t->recs[t->nr_recs].time = rec_time((const void *)dst);
-		t->nr_recs++;
-		t->stage_len += (hdr.size + 7) & ~(size_t)7;
-		tail += hdr.size;
+		rc = stage_record(t, h);
+		if (rc)
+			break;
+		hpm_ring__consume(&b->ring);
 	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return rc;
+	hpm_ring__read_done(&b->ring);
+	return rc == 1 ? 0 : rc;
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -476,7 +470,7 @@ int hpm_tracker__drain(struct hpm_session *s, struct hpm_tracker *t)
 	t->stage_len = 0;
 	t->nr_recs = 0;
 	for (size_t i = 0; i < t->nr_slots && !rc; i++)
-		if (t->bufs[i].base)
+		if (t->bufs[i].ring.base)
 			rc = stage_buffer(t, &t->bufs[i]);
 	/* records of different CPUs interleave: handle them in time order */
 	if (t->nr_recs > 1)

@@ -33,6 +33,7 @@
 #include "count/session-internal.h"
 #include "core/cpus-internal.h"
 #include "symbols/symbols-internal.h"
+#include "sys/ring.h"
 
 #define REC_DEFAULT_PAGES 128
 #define REC_MAX_CHAIN 1024
@@ -82,9 +83,9 @@ struct hpm_record {
 				    first event is a location, else -1 */
 	enum hpm_loc_chain *chain_fix; /* [nr_ev] hpm_record__entry_chain() */
 	int epfd;
-	void **buf;              /* [nr_cpu] mapped ring buffers */
+	struct hpm_ring *ring;   /* [nr_cpu] mapped ring buffers */
 	int *buf_fd;             /* [nr_cpu] */
-	size_t mmap_len, data_len;
+	size_t data_len;
 	struct rec_id *ids;
 	size_t nr_ids;
 	struct rec_synth *synth;
@@ -93,7 +94,6 @@ struct hpm_record {
 	uint64_t rand_state;
 	struct hpm_record_stats st;
 	unsigned char *scratch;  /* one record that wrapped around */
-	size_t scratch_cap;
 	uint64_t *vals;          /* group values of one sample */
 	size_t vals_cap;
 	struct hpm_order *order; /* records read, until their time is safe */
@@ -229,7 +229,8 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	r->attr = calloc(r->nr_ev, sizeof(*r->attr));
 	r->trigger = calloc(r->nr_ev, sizeof(bool));
 	r->user_only = calloc(r->nr_ev, sizeof(bool));
-	r->buf = calloc(r->nr_cpu, sizeof(void *));
+	r->ring = calloc(r->nr_cpu, sizeof(*r->ring));
+	r->scratch = malloc(HPM_RING_RECORD_MAX);
 	r->buf_fd = malloc(r->nr_cpu * sizeof(int));
 	r->sb_fd = malloc(r->nr_thr * r->nr_cpu * sizeof(int));
 	r->chain_fix = calloc(r->nr_ev, sizeof(*r->chain_fix));
@@ -240,7 +241,8 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 		r->buf_fd[c] = -1;
 	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
 		r->sb_fd[k] = -1;
-	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->buf || !r->buf_fd ||
+	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->ring || !r->scratch ||
+	    !r->buf_fd ||
 	    !r->sb_fd || !r->chain_fix) {
 		rc = -ENOMEM;
 		goto fail;
@@ -256,9 +258,8 @@ void hpm_record__free(struct hpm_record *r)
 {
 	if (!r)
 		return;
-	for (size_t c = 0; r->buf && c < r->nr_cpu; c++)
-		if (r->buf[c])
-			munmap(r->buf[c], r->mmap_len);
+	for (size_t c = 0; r->ring && c < r->nr_cpu; c++)
+		hpm_ring__unmap(&r->ring[c]);
 	if (r->fd)
 		for (size_t i = 0; i < r->nr_ev * r->nr_thr * r->nr_cpu; i++)
 			if (r->fd[i] >= 0)
@@ -275,7 +276,7 @@ void hpm_record__free(struct hpm_record *r)
 	for (size_t i = 0; i < r->nr_synth; i++)
 		free(r->synth[i].str);
 	free(r->synth);
-	free(r->buf);
+	free(r->ring);
 	free(r->buf_fd);
 	free(r->fd);
 	free(r->attr);
@@ -422,10 +423,10 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 
 static int map_buffer(struct hpm_record *r, size_t c, int fd)
 {
-	void *p = mmap(NULL, r->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	r->buf[c] = p;
+	long page = sysconf(_SC_PAGESIZE);
+	int rc = hpm_ring__map(&r->ring[c], fd, (size_t)page, r->data_len);
+	if (rc)
+		return rc;
 	r->buf_fd[c] = fd;
 	struct epoll_event e = { .events = EPOLLIN, .data.u64 = c };
 	if (epoll_ctl(r->epfd, EPOLL_CTL_ADD, fd, &e) < 0)
@@ -813,7 +814,6 @@ int hpm_record__open(struct hpm_record *r)
 	if (r->opened)
 		return -EBUSY;
 	r->data_len = (size_t)page * r->o.mmap_pages;
-	r->mmap_len = (size_t)page + r->data_len;
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return -errno;
@@ -1212,59 +1212,28 @@ static void jitter_periods(struct hpm_record *r)
  * negative errno (the record that could not be queued is lost). */
 static int drain_buffer(struct hpm_record *r, size_t c)
 {
-	struct perf_event_mmap_page *pg = r->buf[c];
-	const unsigned char *data = (const unsigned char *)r->buf[c] + (r->mmap_len - r->data_len);
-	size_t size = r->data_len;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	int n = 0, rc = 0;
+	struct hpm_ring *ring = &r->ring[c];
+	const struct perf_event_header *h;
+	int n = 0, err = 0, rc = 0;
 
-	while (tail < head) {
-		struct perf_event_header hdr;
-		size_t off = (size_t)(tail % size);
-		const struct perf_event_header *h;
+	hpm_ring__read_init(ring);
+	while (!err && !(rc = hpm_ring__next(ring, r->scratch, HPM_RING_RECORD_MAX, &h))) {
 		struct hpm_prec p;
-
-		for (size_t i = 0; i < sizeof(hdr); i++) /* the header may wrap */
-			((unsigned char *)&hdr)[i] = data[(off + i) % size];
-		if (hdr.size < sizeof(hdr) || tail + hdr.size > head) {
-			r->st.bad++;
-			tail = head; /* cannot resynchronise within a buffer */
-			break;
-		}
-		if (off + hdr.size <= size) {
-			h = (const void *)(data + off);
-		} else {
-			if (hdr.size > r->scratch_cap) {
-				unsigned char *v = realloc(r->scratch, hdr.size);
-				if (!v) {
-					rc = -ENOMEM;
-					break;
-				}
-				r->scratch = v;
-				r->scratch_cap = hdr.size;
-			}
-			size_t first = size - off;
-			memcpy(r->scratch, data + off, first);
-			memcpy(r->scratch + first, data, hdr.size - first);
-			h = (const void *)r->scratch;
-		}
 		int k = h->type == PERF_RECORD_SAMPLE ? parse_sample(r, h, &p) : parse_other(r, h, &p);
-		tail += hdr.size;
-		if (k == -ENOMEM || (!k && (k = hpm__order_add(r->order, c, &p)) < 0)) {
-			rc = k;
-			break;
-		}
-		if (k < 0) {
+		if (k == -ENOMEM || (!k && (k = hpm__order_add(r->order, c, &p)) < 0))
+			err = k; /* this record is lost */
+		else if (k < 0)
 			r->st.bad++;
-			continue;
-		}
-		if (k > 0)
-			continue;
-		n++;
+		else if (k == 0)
+			n++;
+		hpm_ring__consume(ring);
 	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return rc < 0 ? rc : n;
+	if (!err && rc < 0) {
+		r->st.bad++;
+		hpm_ring__discard(ring); /* cannot resynchronise within a buffer */
+	}
+	hpm_ring__read_done(ring);
+	return err ? err : n;
 }
 
 static uint64_t mono_ns(void)
@@ -1320,7 +1289,7 @@ int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
 	}
 	hpm__order_begin(r->order, mono_ns());
 	for (size_t c = 0; c < r->nr_cpu; c++) {
-		if (r->buf[c] && (rc = drain_buffer(r, c)) < 0)
+		if (r->ring[c].base && (rc = drain_buffer(r, c)) < 0)
 			return rc; /* a buffer not read: nothing is known safe */
 	}
 	hpm__order_end(r->order, mono_ns());
