@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "count/session-internal.h"
@@ -220,19 +219,22 @@ void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
 	session_attr(s, i, sideband, a);
 }
 
+/* Open event @i on @slot with the fallbacks of @allow; *@did says which
+ * were taken. */
 static int open_one(struct hpm_session *s, size_t i, size_t slot,
-		    struct perf_event_attr *a)
+		    struct perf_event_attr *a, unsigned allow, unsigned *did)
 {
 	const struct hpm_event *ev = &s->list->ev[i];
 	int group_fd = -1;
 
+	*did = 0;
 	if (ev->leader != i) {
 		group_fd = *fdp(s, ev->leader, slot);
 		if (group_fd < 0)
 			return s->ev_err[ev->leader] ? s->ev_err[ev->leader] : -EINVAL;
 	}
-	return hpm__sys_perf_event_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
-				    PERF_FLAG_FD_CLOEXEC);
+	return hpm__perf_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
+			      PERF_FLAG_FD_CLOEXEC, allow, did);
 }
 
 /* Does event @i count on @slot? A CPU target opens an event only on the
@@ -256,29 +258,24 @@ static int open_event(struct hpm_session *s, size_t i, bool sideband)
 {
 	struct perf_event_attr a;
 	size_t opened = 0;
+	unsigned allow = 0;
 	int err = 0;
 
 	session_attr(s, i, sideband, &a);
+	/* Host only is perf's default, not the user's choice: PMUs that cannot
+	 * tell guest from host refuse it. Kernel counting that paranoid
+	 * forbids becomes user only, as perf does, unless the user chose. */
+	if (!s->list->ev[i].explicit_gh)
+		allow |= HPM_FALLBACK_GUEST;
+	if (!s->list->ev[i].explicit_priv)
+		allow |= HPM_FALLBACK_USER;
 	for (size_t slot = 0; slot < s->nr_slots; slot++) {
 		if (!slot_counts(s, i, slot))
 			continue;
-		int fd = open_one(s, i, slot, &a);
-		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest &&
-		    !s->list->ev[i].explicit_gh) {
-			/* host only is perf's default, not the user's choice:
-			 * PMUs that cannot tell guest from host refuse it */
-			a.exclude_guest = 0;
-			fd = open_one(s, i, slot, &a);
-			if (fd < 0)
-				a.exclude_guest = 1;
-		}
-		if (fd == -EACCES && !s->list->ev[i].explicit_priv && !a.exclude_kernel) {
-			/* paranoid forbids kernel counting: user-only, as perf does */
-			a.exclude_kernel = 1;
-			a.exclude_hv = 1;
-			s->ev_user_only[i] = true;
-			fd = open_one(s, i, slot, &a);
-		}
+		unsigned did;
+		int fd = open_one(s, i, slot, &a, allow, &did);
+		if (did & HPM_FALLBACK_USER)
+			s->ev_user_only[i] = true; /* @a stays so for the other slots */
 		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
 			continue;
 		if (fd < 0) {

@@ -383,42 +383,33 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 		a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 1;
 		a.build_id = 1;
 	}
-	for (;;) {
-		int fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], group_fd,
-					      PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-		if (fd == -EACCES && !ev->explicit_priv && !a.exclude_kernel) {
-			/* paranoid forbids the kernel part: user only, as perf */
-			a.exclude_kernel = a.exclude_hv = 1;
-			r->attr[i].exclude_kernel = r->attr[i].exclude_hv = 1;
-			r->user_only[i] = true;
-			continue;
-		}
-		if (fd == -EINVAL && a.build_id) {
-			a.build_id = 0; /* kernels before 5.12 */
-			continue;
-		}
-		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest && !ev->explicit_gh) {
-			/* host only is perf's default, not the user's choice:
-			 * PMUs that cannot tell guest from host refuse it */
-			a.exclude_guest = 0;
-			r->attr[i].exclude_guest = 0;
-			continue;
-		}
-		if (fd == -EINVAL && a.inherit && (a.sample_type & PERF_SAMPLE_READ ||
-						  a.read_format & PERF_FORMAT_GROUP)) {
-			/* inherit with PERF_SAMPLE_READ needs Linux 6.12 */
-			a.inherit = 0;
-			r->attr[i].inherit = 0;
-			r->group_no_inherit = true;
-			for (size_t k = 0; k < r->nr_ev; k++)
-				if (r->list->ev[k].leader == ev->leader)
-					r->attr[k].inherit = 0;
-			continue;
-		}
-		return fd;
+	/* Host only is perf's default, not the user's choice: PMUs that
+	 * cannot tell guest from host refuse it. Kernel sampling that
+	 * paranoid forbids becomes user only, as perf does, unless the user
+	 * chose. Build ids in MMAP2 need Linux 5.12, inherit with
+	 * PERF_SAMPLE_READ Linux 6.12. */
+	unsigned allow = HPM_FALLBACK_BUILD_ID | HPM_FALLBACK_INHERIT, did;
+	if (!ev->explicit_gh)
+		allow |= HPM_FALLBACK_GUEST;
+	if (!ev->explicit_priv)
+		allow |= HPM_FALLBACK_USER;
+	int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
+				allow, &did);
+	/* the event's attribute, as the other threads and CPUs open it and
+	 * the profile describes it */
+	if (did & HPM_FALLBACK_USER) {
+		r->attr[i].exclude_kernel = r->attr[i].exclude_hv = 1;
+		r->user_only[i] = true;
 	}
+	if (did & HPM_FALLBACK_GUEST)
+		r->attr[i].exclude_guest = 0;
+	if (did & HPM_FALLBACK_INHERIT) {
+		r->group_no_inherit = true;
+		for (size_t k = 0; k < r->nr_ev; k++)
+			if (r->list->ev[k].leader == ev->leader)
+				r->attr[k].inherit = 0;
+	}
+	return fd;
 }
 
 static int map_buffer(struct hpm_record *r, size_t c, int fd)
@@ -689,13 +680,9 @@ static int open_sideband(struct hpm_record *r)
 				.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
 				.build_id = 1,
 			};
-			int fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], -1,
-						      PERF_FLAG_FD_CLOEXEC);
-			if (fd == -EINVAL) {
-				a.build_id = 0; /* kernels before 5.12 */
-				fd = hpm__sys_perf_event_open(&a, r->thr[t], r->cpu[c], -1,
-							  PERF_FLAG_FD_CLOEXEC);
-			}
+			/* no build ids before Linux 5.12 */
+			int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], -1, PERF_FLAG_FD_CLOEXEC,
+						HPM_FALLBACK_BUILD_ID, NULL);
 			if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
 				break;
 			if (fd < 0)
