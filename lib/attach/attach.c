@@ -23,6 +23,7 @@
 
 #include <linux/hw_breakpoint.h>
 
+#include <hpmon/session.h>
 #include "attach/attach-internal.h"
 #include "location/location-internal.h"
 #include "sys/perf.h"

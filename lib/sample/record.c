@@ -30,9 +30,10 @@
 #include "sample/record-order-internal.h"
 #include "attach/attach-internal.h"
 #include "location/location-internal.h"
-#include "count/session-internal.h"
+#include "events/evlist-internal.h"
 #include "core/cpus-internal.h"
 #include "symbols/symbols-internal.h"
+#include "sys/perf.h"
 #include "sys/ring.h"
 
 #define REC_DEFAULT_PAGES 128
