@@ -11,8 +11,9 @@
  *                   bytes: every read is bounded by the record's size)
  *   record-synth.c  comm and mmap records of processes that exist already
  *
- * Calls run record.c -> record-open.c -> record-synth.c and record.c ->
- * record-parse.c, never back.
+ * record.c calls record-parse.c and record-synth.c, record-open.c calls
+ * record-synth.c; none calls back, and record.c and record-open.c do not
+ * call each other.
  *
  * Ownership: a session borrows its event list (and the context in it),
  * which must outlive it; it copies its options but not the strings in
