@@ -17,6 +17,13 @@
  * Lifecycle: hpm_record__new -> hpm_record__open -> (enable) ->
  * hpm_record__drain ... -> hpm_record__disable -> hpm_record__drain ->
  * hpm_record__free.
+ *
+ * Ownership: a sampling session borrows its event list, so the list (and
+ * its context) must outlive it; of its options it copies the CPUs and
+ * paths at hpm_record__new() and reads the ids until hpm_record__open()
+ * returns. It owns what it returns: attributes and messages until it is
+ * freed, and a record handed to a drain callback only during the call
+ * (it may point into a ring buffer).
  */
 #ifndef HPMON_RECORD_H
 #define HPMON_RECORD_H

@@ -6,6 +6,13 @@
  *
  * Lifecycle: hpm_session__new -> hpm_session__open -> (enable) ->
  * hpm_session__read* / hpm_session__poll ... -> hpm_session__free.
+ *
+ * Ownership: a session borrows its event list, so the list (and its
+ * context) must outlive it, and so must the markers area of its options;
+ * the options' ids, CPUs and paths are copied by hpm_session__new(). The
+ * session owns what it returns: messages until it is freed, a struct
+ * hpm_task until the next drain, and the counts handed to a task
+ * callback only during the call.
  */
 #ifndef HPMON_SESSION_H
 #define HPMON_SESSION_H

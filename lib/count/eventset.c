@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "events/evlist-internal.h"
-#include "location/location-internal.h"
 #include "runtime/eventset-internal.h"
 
 static bool is_program_event(const struct hpm_event *ev)

@@ -19,7 +19,6 @@
 
 #include <hpmon/counters.h>
 #include "events/evlist-internal.h"
-#include "location/location-internal.h"
 #include "runtime/marker-internal.h"
 #include "events/pmu-internal.h"
 #include "count/session-internal.h"

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The counting session's state (lib/count/session.c), shared with the
+ * markers area's measuring side (lib/count/markers.c), which reads the
+ * targets and the markers options.
+ *
+ * Ownership: a session borrows its event list (and the context in it),
+ * which must outlive the session, and the markers area of its options.
+ * It owns every file descriptor, its task tracker and its location
+ * events; the tracker and the locations borrow the session's arrays and
+ * never call back into it except through the callbacks it gives them.
+ */
 #ifndef HPM_SESSION_INTERNAL_H
 #define HPM_SESSION_INTERNAL_H
 
 #include <hpmon/session.h>
 #include "events/evlist-internal.h"
-#include "sys/perf.h"
+#include "count/tasks-internal.h"
 
-/* Values as read with TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING | ID. */
-struct hpm_read_one {
-	uint64_t value, enabled, running, id;
-};
-
-struct hpm_tracker; /* lib/count/tasks.c: side-band records of a launched command */
+struct hpm_loc_session; /* count/location-session-internal.h */
 
 struct hpm_session {
 	struct hpm_evlist *list;
@@ -35,52 +41,17 @@ struct hpm_session {
 	struct hpm_tracker *trk;
 	hpm_task_fn task_fn;
 	void *task_arg;
-	/* Location events (lib/location/location.c) and the markers area the program
-	 * publishes in (lib/count/markers.c). */
-	struct hpm_loc_state *loc;
+	struct hpm_count *task_counts; /* [nr_ev]: an exiting task's, for task_fn */
+	int sideband_fd;       /* a dummy carrying the tasks' lifecycle when no
+				  event opened before the exec does, or -1 */
+	/* Location events (count/location-session-internal.h) and the markers
+	 * area the program publishes in (lib/count/markers.c). */
+	struct hpm_loc_session *loc;
 	char *lib_path, *debug_dir;
 	struct hpm_markers *markers;
 	bool marked;
 	bool stop_at_exec;     /* the tool calls hpm_session__complete_exec */
 	uint64_t open_ns;      /* CLOCK_MONOTONIC at open: sw: events' time */
 };
-
-/* The attr session.c opens event @i with (location events start here). */
-/* The online CPUs (sysfs devices/system/cpu/online, else the count of
- * online CPUs) into a new array *out of *nr. 0 or -errno/-HPM_ERR_SYSFS. */
-int hpm__online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr);
-/* The threads of process @pid (procfs @pid/task), appended to *v (*n used
- * of *cap). 0, -ESRCH when there is no such process, or -errno. */
-int hpm__add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v, size_t *n, size_t *cap);
-
-void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
-		       struct perf_event_attr *a);
-
-/* lib/count/tasks.c */
-int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out);
-/* Send event fd @fd's records to slot @slot's buffer. */
-int hpm_tracker__attach(struct hpm_tracker *t, size_t slot, int fd);
-void hpm_tracker__free(struct hpm_tracker *t);
-/* An epoll fd that is readable when any slot's buffer has records. */
-int hpm_tracker__fd(const struct hpm_tracker *t);
-int hpm_tracker__drain(struct hpm_session *s, struct hpm_tracker *t);
-uint64_t hpm_tracker__lost(const struct hpm_tracker *t);
-size_t hpm_tracker__nr_tasks(const struct hpm_tracker *t);
-const struct hpm_task *hpm_tracker__task(const struct hpm_tracker *t, size_t i);
-/* Final own counts of task @i for event @ev, or -EAGAIN if not known. */
-int hpm_tracker__task_count(const struct hpm_tracker *t, size_t i, size_t ev,
-			    struct hpm_count *out);
-/* Add @src into @dst the way the session aggregates slots. */
-void hpm__count_add(const struct hpm_session *s, struct hpm_count *dst,
-		    const struct hpm_count *src);
-/* How many tasks have no READ record for @ev; *which is one of them. */
-size_t hpm_tracker__nr_missing(const struct hpm_tracker *t, size_t ev,
-			       size_t *which);
-/* Report every exit still waiting for its READ records. */
-void hpm_tracker__flush(struct hpm_session *s, struct hpm_tracker *t);
-/* Sum of the READ-record counts of every task. */
-void hpm_tracker__exited_sum(const struct hpm_tracker *t, size_t ev,
-			     struct hpm_count *out);
-
 
 #endif

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Counting sessions: open an event list on a target and read it. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "count/session-internal.h"
-#include "location/location-internal.h"
+#include "count/location-session-internal.h"
+#include "core/cpus-internal.h"
 #include "runtime/marker-internal.h"
+#include "sys/perf.h"
 
 double hpm_count__scaled(const struct hpm_count *c)
 {
@@ -36,86 +36,6 @@ double hpm_count__pct_running(const struct hpm_count *c)
 	if (!c->enabled || c->running >= c->enabled)
 		return 100.0;
 	return 100.0 * (double)c->running / (double)c->enabled;
-}
-
-int hpm__add_threads(const struct hpm_ctx *ctx, pid_t pid, pid_t **v, size_t *n, size_t *cap)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	if (hpm__path(path, sizeof(path), ctx->procfs, "%d/task", (int)pid))
-		return -ENAMETOOLONG;
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((de = readdir(d))) {
-		char *end;
-		long tid = strtol(de->d_name, &end, 10);
-		if (*end || tid <= 0)
-			continue;
-		if (*n == *cap) {
-			size_t nc = *cap ? *cap * 2 : 16;
-			pid_t *nv = realloc(*v, nc * sizeof(**v));
-			if (!nv) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*v = nv;
-			*cap = nc;
-		}
-		(*v)[(*n)++] = (pid_t)tid;
-	}
-	closedir(d);
-	return 0;
-}
-
-int hpm__online_cpus(const struct hpm_ctx *ctx, int **out, size_t *nr)
-{
-	char path[PATH_MAX], buf[4096];
-	int *v = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (hpm__path(path, sizeof(path), ctx->sysfs, "devices/system/cpu/online"))
-		return -ENAMETOOLONG;
-	rc = hpm__read_text(path, buf, sizeof(buf));
-	if (rc < 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		snprintf(buf, sizeof(buf), "0-%ld", c > 0 ? c - 1 : 0);
-	}
-	for (char *p = buf; *p;) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p)
-			break;
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			p = end;
-		}
-		if (lo < 0 || hi < lo || hi > 65535)
-			break;
-		int *nv = realloc(v, (n + (size_t)(hi - lo + 1)) * sizeof(*v));
-		if (!nv) {
-			free(v);
-			return -ENOMEM;
-		}
-		v = nv;
-		for (long c = lo; c <= hi; c++)
-			v[n++] = (int)c;
-		if (*p == ',')
-			p++;
-		else
-			break;
-	}
-	if (!n) {
-		free(v);
-		return -HPM_ERR_SYSFS;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
 }
 
 static int setup_slots(struct hpm_session *s, const struct hpm_session_opts *o)
@@ -202,6 +122,7 @@ struct hpm_session *hpm_session__new(struct hpm_evlist *list,
 		return NULL;
 	s->list = list;
 	s->ctx = list->ctx;
+	s->sideband_fd = -1;
 	s->target = opts->target;
 	s->track = opts->sz >= offsetof(struct hpm_session_opts, lib_path) &&
 		   opts->track_tasks && opts->target == HPM_TARGET_EXEC;
@@ -241,10 +162,13 @@ void hpm_session__free(struct hpm_session *s)
 {
 	if (!s)
 		return;
-	hpm__loc_session_free(s);
+	hpm__loc_session_free(s->loc);
+	if (s->sideband_fd >= 0)
+		close(s->sideband_fd);
 	free(s->lib_path);
 	free(s->debug_dir);
 	hpm_tracker__free(s->trk);
+	free(s->task_counts);
 	if (s->fd)
 		for (size_t i = 0; i < s->nr_ev * s->nr_slots; i++)
 			if (s->fd[i] >= 0)
@@ -294,25 +218,22 @@ static void session_attr(const struct hpm_session *s, size_t i,
 	}
 }
 
-void hpm__session_attr(const struct hpm_session *s, size_t i, bool sideband,
-		       struct perf_event_attr *a)
-{
-	session_attr(s, i, sideband, a);
-}
-
+/* Open event @i on @slot with the fallbacks of @allow; *@did says which
+ * were taken. */
 static int open_one(struct hpm_session *s, size_t i, size_t slot,
-		    struct perf_event_attr *a)
+		    struct perf_event_attr *a, unsigned allow, unsigned *did)
 {
 	const struct hpm_event *ev = &s->list->ev[i];
 	int group_fd = -1;
 
+	*did = 0;
 	if (ev->leader != i) {
 		group_fd = *fdp(s, ev->leader, slot);
 		if (group_fd < 0)
 			return s->ev_err[ev->leader] ? s->ev_err[ev->leader] : -EINVAL;
 	}
-	return hpm__sys_perf_event_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
-				    PERF_FLAG_FD_CLOEXEC);
+	return hpm__perf_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
+			      PERF_FLAG_FD_CLOEXEC, allow, did);
 }
 
 /* Does event @i count on @slot? A CPU target opens an event only on the
@@ -336,29 +257,24 @@ static int open_event(struct hpm_session *s, size_t i, bool sideband)
 {
 	struct perf_event_attr a;
 	size_t opened = 0;
+	unsigned allow = 0;
 	int err = 0;
 
 	session_attr(s, i, sideband, &a);
+	/* Host only is perf's default, not the user's choice: PMUs that cannot
+	 * tell guest from host refuse it. Kernel counting that paranoid
+	 * forbids becomes user only, as perf does, unless the user chose. */
+	if (!s->list->ev[i].explicit_gh)
+		allow |= HPM_FALLBACK_GUEST;
+	if (!s->list->ev[i].explicit_priv)
+		allow |= HPM_FALLBACK_USER;
 	for (size_t slot = 0; slot < s->nr_slots; slot++) {
 		if (!slot_counts(s, i, slot))
 			continue;
-		int fd = open_one(s, i, slot, &a);
-		if ((fd == -EINVAL || fd == -EOPNOTSUPP) && a.exclude_guest &&
-		    !s->list->ev[i].explicit_gh) {
-			/* host only is perf's default, not the user's choice:
-			 * PMUs that cannot tell guest from host refuse it */
-			a.exclude_guest = 0;
-			fd = open_one(s, i, slot, &a);
-			if (fd < 0)
-				a.exclude_guest = 1;
-		}
-		if (fd == -EACCES && !s->list->ev[i].explicit_priv && !a.exclude_kernel) {
-			/* paranoid forbids kernel counting: user-only, as perf does */
-			a.exclude_kernel = 1;
-			a.exclude_hv = 1;
-			s->ev_user_only[i] = true;
-			fd = open_one(s, i, slot, &a);
-		}
+		unsigned did;
+		int fd = open_one(s, i, slot, &a, allow, &did);
+		if (did & HPM_FALLBACK_USER)
+			s->ev_user_only[i] = true; /* @a stays so for the other slots */
 		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
 			continue;
 		if (fd < 0) {
@@ -389,6 +305,158 @@ static int open_event(struct hpm_session *s, size_t i, bool sideband)
 	return 0;
 }
 
+/* ---- tasks of a launched command (count/tasks-internal.h) ---- */
+
+/* hpm_tracker_fn: a task's lifecycle event, to the caller's hpm_task_fn;
+ * an exit with the task's final counts. */
+static void on_tracked(enum hpm_task_event what, size_t task, const struct hpm_task *snap,
+		       uint64_t time, void *arg)
+{
+	struct hpm_session *s = arg;
+
+	if (what != HPM_TASK_EXIT) {
+		s->task_fn(what, snap, time, NULL, s->task_arg);
+		return;
+	}
+	for (size_t ev = 0; ev < s->nr_ev; ev++)
+		hpm_session__read_task(s, ev, task, &s->task_counts[ev]);
+	s->task_fn(HPM_TASK_EXIT, snap, time, s->task_counts, s->task_arg);
+}
+
+static int start_tracker(struct hpm_session *s)
+{
+	const struct hpm_tracker_in in = {
+		.nr_ev = s->nr_ev, .nr_slots = s->nr_slots,
+		.slot_pid = s->slot_pid, .slot_cpu = s->slot_cpu,
+		.id = s->id, .ev_err = s->ev_err, .max_enabled = s->percpu_task,
+	};
+
+	s->task_counts = calloc(s->nr_ev, sizeof(*s->task_counts));
+	if (!s->task_counts)
+		return -ENOMEM;
+	int rc = hpm_tracker__new(&in, &s->trk);
+	if (!rc && s->task_fn)
+		hpm_tracker__on_task(s->trk, on_tracked, s);
+	return rc;
+}
+
+/* ---- location events (count/location-session-internal.h) ---- */
+
+/* Does an event already carry the tasks' lifecycle records? The first
+ * event opened does. */
+static bool sideband_taken(const struct hpm_session *s)
+{
+	if (s->sideband_fd >= 0)
+		return true;
+	for (size_t i = 0; i < s->nr_ev; i++)
+		if (*fdp(s, i, 0) >= 0)
+			return true;
+	return false;
+}
+
+/* Close what is open of event @i; @err, if any, becomes its error
+ * unless it has one. */
+static void close_event(void *owner, size_t i, int err)
+{
+	struct hpm_session *s = owner;
+
+	if (err && !s->ev_err[i])
+		s->ev_err[i] = err;
+	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		int *f = fdp(s, i, slot);
+		if (*f >= 0)
+			close(*f);
+		*f = -1;
+	}
+}
+
+/* hpm_loc_open_fn: open location @i on every slot, counting, enabled
+ * (the command has exec'd, or the targets are running). */
+static int open_location(void *owner, size_t i)
+{
+	struct hpm_session *s = owner;
+	struct perf_event_attr a;
+
+	session_attr(s, i, !sideband_taken(s), &a);
+	a.disabled = 0;
+	a.enable_on_exec = 0;
+	hpm__loc_session_attr(s->loc, i, &a);
+	/* counting, as perf stat does: a period would run the overflow path
+	 * at every hit (about 10 % more per hit) */
+	a.sample_period = 0;
+	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		int fd = hpm__perf_open(&a, s->slot_pid[slot], s->slot_cpu[slot], -1,
+					PERF_FLAG_FD_CLOEXEC, 0, NULL);
+		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
+			continue;
+		if (fd < 0) {
+			close_event(s, i, fd);
+			return fd;
+		}
+		*fdp(s, i, slot) = fd;
+		uint64_t id = 0;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0)
+			s->id[i * s->nr_slots + slot] = id;
+		int rc = s->trk ? hpm_tracker__attach(s->trk, slot, fd) : 0;
+		if (rc) {
+			close_event(s, i, rc);
+			return rc;
+		}
+	}
+	s->ev_err[i] = 0;
+	return 0;
+}
+
+/*
+ * Tracking tasks when no event opened yet: lifecycle records come from
+ * the first event opened, and there is none when every event is a
+ * location (opened at the exec stop, too late for the exec's own COMM
+ * record, and so every task's name) or a software counter (read from the
+ * markers area). A dummy, opened now like the events it stands for,
+ * carries them instead.
+ */
+static int track_from_exec(struct hpm_session *s)
+{
+	struct perf_event_attr a;
+
+	if (!s->trk || s->target != HPM_TARGET_EXEC || sideband_taken(s))
+		return 0;
+	session_attr(s, 0, true, &a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_DUMMY;
+	a.bp_type = 0;
+	a.config1 = a.config2 = 0;
+	a.sample_period = 0;
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	int fd = hpm__perf_open(&a, s->slot_pid[0], -1, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
+	if (fd < 0)
+		return 0; /* names are then unknown, counts still right */
+	s->sideband_fd = fd;
+	return hpm_tracker__attach(s->trk, 0, fd);
+}
+
+/* Location events open now, or at the command's exec stop; until then
+ * (or without any) a dummy may carry the tasks' lifecycle. */
+static int open_locations(struct hpm_session *s)
+{
+	const struct hpm_loc_session_in in = {
+		.list = s->list, .lib_path = s->lib_path, .debug_dir = s->debug_dir,
+		.target = s->target, .pid = s->slot_pid[0], .marked = s->marked,
+		.stop_at_exec = s->stop_at_exec,
+	};
+	const struct hpm_loc_session_ops ops = {
+		.open = open_location, .close = close_event, .owner = s,
+	};
+	int rc = hpm__loc_session_new(&in, &ops, &s->loc);
+
+	if (rc)
+		return rc;
+	if (!hpm__loc_session_any(s->loc) || hpm__loc_session_pending(s->loc))
+		return track_from_exec(s);
+	return 0;
+}
+
 int hpm_session__open(struct hpm_session *s)
 {
 	int first_err = 0;
@@ -397,7 +465,7 @@ int hpm_session__open(struct hpm_session *s)
 	if (s->opened)
 		return -EBUSY;
 	if (s->track) {
-		int rc = hpm_tracker__new(s, &s->trk);
+		int rc = start_tracker(s);
 		if (rc)
 			return rc;
 	}
@@ -426,7 +494,7 @@ int hpm_session__open(struct hpm_session *s)
 		}
 	}
 	s->opened = true;
-	int lrc = hpm__loc_session_open(s);
+	int lrc = open_locations(s);
 	if (lrc)
 		return lrc;
 	return nr_open ? 0 : first_err;
@@ -434,15 +502,20 @@ int hpm_session__open(struct hpm_session *s)
 
 int hpm_session__complete_exec(struct hpm_session *s)
 {
-	return hpm__loc_session_complete(s);
+	return hpm__loc_session_complete(s->loc);
 }
 
 const char *hpm_session__event_message(const struct hpm_session *s, size_t idx)
 {
 	if (idx >= s->nr_ev)
 		return NULL;
-	const char *m = hpm__loc_session_message(s, idx);
+	const char *m = hpm__loc_session_message(s->loc, idx);
 	return m ? m : hpm__markers_session_message(s, idx);
+}
+
+const char *hpm_session__event_how(const struct hpm_session *s, size_t idx)
+{
+	return hpm__loc_session_how(s->loc, idx);
 }
 
 static int ioctl_all(struct hpm_session *s, unsigned long req)
@@ -477,17 +550,6 @@ bool hpm_session__event_user_only(const struct hpm_session *s, size_t idx)
 	return idx < s->nr_ev && s->ev_user_only[idx];
 }
 
-void hpm__count_add(const struct hpm_session *s, struct hpm_count *dst,
-		    const struct hpm_count *src)
-{
-	dst->value += src->value;
-	dst->running += src->running;
-	if (!s->percpu_task)
-		dst->enabled += src->enabled;
-	else if (src->enabled > dst->enabled)
-		dst->enabled = src->enabled;
-}
-
 static int read_fd(const struct hpm_session *s, int fd, struct hpm_count *c)
 {
 	struct hpm_read_one r;
@@ -498,7 +560,7 @@ static int read_fd(const struct hpm_session *s, int fd, struct hpm_count *c)
 		return -EIO;
 	struct hpm_count one = { .value = r.value, .enabled = r.enabled,
 				 .running = r.running };
-	hpm__count_add(s, c, &one);
+	hpm__count_add(c, &one, s->percpu_task);
 	return 0;
 }
 
@@ -572,6 +634,8 @@ void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn, void *arg)
 {
 	s->task_fn = fn;
 	s->task_arg = arg;
+	if (s->trk)
+		hpm_tracker__on_task(s->trk, fn ? on_tracked : NULL, s);
 }
 
 int hpm_session__poll_fd(const struct hpm_session *s)
@@ -583,9 +647,9 @@ int hpm_session__drain(struct hpm_session *s)
 {
 	if (!s->trk)
 		return 0;
-	int rc = hpm_tracker__drain(s, s->trk);
+	int rc = hpm_tracker__drain(s->trk);
 	if (s->disabled)
-		hpm_tracker__flush(s, s->trk);
+		hpm_tracker__flush(s->trk);
 	return rc;
 }
 

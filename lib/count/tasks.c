@@ -27,10 +27,11 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-#include "count/session-internal.h"
+#include "count/tasks-internal.h"
+#include "sys/perf.h"
+#include "sys/ring.h"
 
 #define TRK_DATA_PAGES 128 /* 512 KiB with 4 KiB pages: ~6000 READ records */
 
@@ -43,7 +44,7 @@ struct trk_task {
 
 struct trk_buf {
 	int fd;        /* the dummy event that owns the buffer */
-	void *base;
+	struct hpm_ring ring;
 };
 
 /* A record copied out of a buffer, to be handled in time order. */
@@ -64,14 +65,17 @@ struct trk_note {
 
 struct hpm_tracker {
 	int epfd;
+	struct hpm_tracker_in in; /* borrowed arrays: see tasks-internal.h */
+	hpm_tracker_fn fn;
+	void *fn_arg;
 	struct trk_note *notes;
 	size_t nr_notes, notes_cap;
-	size_t mmap_len, data_len;
 	size_t nr_ev, nr_slots;
 	struct trk_buf *bufs;
 	struct trk_task *tasks;
 	size_t nr, cap;
 	uint64_t lost;
+	unsigned char *scratch; /* one record that wrapped around */
 	unsigned char *stage;   /* records of one drain */
 	size_t stage_len, stage_cap;
 	struct trk_rec *recs;
@@ -90,35 +94,45 @@ static int open_dummy(pid_t pid, int cpu)
 	return hpm__sys_perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out)
+void hpm__count_add(struct hpm_count *dst, const struct hpm_count *src, bool max_enabled)
+{
+	dst->value += src->value;
+	dst->running += src->running;
+	if (!max_enabled)
+		dst->enabled += src->enabled;
+	else if (src->enabled > dst->enabled)
+		dst->enabled = src->enabled;
+}
+
+int hpm_tracker__new(const struct hpm_tracker_in *in, struct hpm_tracker **out)
 {
 	struct hpm_tracker *t = calloc(1, sizeof(*t));
 	long page = sysconf(_SC_PAGESIZE);
 
+	*out = t;
 	if (!t)
 		return -ENOMEM;
-	*out = t;
+	t->in = *in;
 	t->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (t->epfd < 0)
 		return -errno;
-	t->nr_ev = s->nr_ev;
-	t->nr_slots = s->nr_slots;
-	t->data_len = (size_t)page * TRK_DATA_PAGES;
-	t->mmap_len = (size_t)page + t->data_len;
+	t->nr_ev = in->nr_ev;
+	t->nr_slots = in->nr_slots;
 	t->bufs = calloc(t->nr_slots, sizeof(*t->bufs));
-	if (!t->bufs)
+	t->scratch = malloc(HPM_RING_RECORD_MAX);
+	if (!t->bufs || !t->scratch)
 		return -ENOMEM;
+	for (size_t i = 0; i < t->nr_slots; i++)
+		t->bufs[i].fd = -1;
 	for (size_t i = 0; i < t->nr_slots; i++) {
 		struct trk_buf *b = &t->bufs[i];
-		b->fd = open_dummy(s->slot_pid[i], s->slot_cpu[i]);
+		b->fd = open_dummy(in->slot_pid[i], in->slot_cpu[i]);
 		if (b->fd < 0)
 			return b->fd;
-		b->base = mmap(NULL, t->mmap_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			       b->fd, 0);
-		if (b->base == MAP_FAILED) {
-			b->base = NULL;
-			return -errno;
-		}
+		int rc = hpm_ring__map(&b->ring, b->fd, (size_t)page,
+				       (size_t)page * TRK_DATA_PAGES);
+		if (rc)
+			return rc;
 		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = i };
 		if (epoll_ctl(t->epfd, EPOLL_CTL_ADD, b->fd, &ev) < 0)
 			return -errno;
@@ -133,7 +147,7 @@ int hpm_tracker__new(struct hpm_session *s, struct hpm_tracker **out)
 	t->tasks[0].nreads = calloc(t->nr_ev, sizeof(unsigned));
 	if (!t->tasks[0].counts || !t->tasks[0].have || !t->tasks[0].nreads)
 		return -ENOMEM;
-	t->tasks[0].t.pid = t->tasks[0].t.tid = s->slot_pid[0];
+	t->tasks[0].t.pid = t->tasks[0].t.tid = in->slot_pid[0];
 	t->nr = 1;
 	return 0;
 }
@@ -150,8 +164,7 @@ void hpm_tracker__free(struct hpm_tracker *t)
 	if (!t)
 		return;
 	for (size_t i = 0; t->bufs && i < t->nr_slots; i++) {
-		if (t->bufs[i].base)
-			munmap(t->bufs[i].base, t->mmap_len);
+		hpm_ring__unmap(&t->bufs[i].ring);
 		if (t->bufs[i].fd >= 0)
 			close(t->bufs[i].fd);
 	}
@@ -164,10 +177,17 @@ void hpm_tracker__free(struct hpm_tracker *t)
 	}
 	free(t->bufs);
 	free(t->tasks);
+	free(t->scratch);
 	free(t->stage);
 	free(t->recs);
 	free(t->notes);
 	free(t);
+}
+
+void hpm_tracker__on_task(struct hpm_tracker *t, hpm_tracker_fn fn, void *arg)
+{
+	t->fn = fn;
+	t->fn_arg = arg;
 }
 
 int hpm_tracker__fd(const struct hpm_tracker *t) { return t->epfd; }
@@ -256,11 +276,10 @@ static uint64_t rec_time(const struct perf_event_header *h)
 	return t;
 }
 
-static void notify(struct hpm_session *s, struct hpm_tracker *t,
-		   enum hpm_task_event what, const struct trk_task *k,
-		   const struct perf_event_header *h)
+static void notify(struct hpm_tracker *t, enum hpm_task_event what,
+		   const struct trk_task *k, const struct perf_event_header *h)
 {
-	if (!s->task_fn)
+	if (!t->fn)
 		return;
 	if (t->nr_notes == t->notes_cap) {
 		size_t nc = t->notes_cap ? t->notes_cap * 2 : 64;
@@ -276,8 +295,7 @@ static void notify(struct hpm_session *s, struct hpm_tracker *t,
 	};
 }
 
-static int handle(struct hpm_session *s, struct hpm_tracker *t,
-		  const struct perf_event_header *h)
+static int handle(struct hpm_tracker *t, const struct perf_event_header *h)
 {
 	const void *body = h + 1;
 	size_t blen = h->size - sizeof(*h);
@@ -304,7 +322,7 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		struct trk_task *parent = find_task(t, (pid_t)r->ptid);
 		if (parent)
 			memcpy(k->t.comm, parent->t.comm, sizeof(k->t.comm));
-		notify(s, t, HPM_TASK_FORK, k, h);
+		notify(t, HPM_TASK_FORK, k, h);
 		return 0;
 	}
 	case PERF_RECORD_COMM: {
@@ -319,7 +337,7 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		memcpy(k->t.comm, r->comm, n);
 		k->t.comm[n] = '\0';
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
-			notify(s, t, HPM_TASK_EXEC, k, h);
+			notify(t, HPM_TASK_EXEC, k, h);
 		return 0;
 	}
 	case PERF_RECORD_READ: {
@@ -334,12 +352,12 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		/* one record per event and CPU: add the CPU's part */
 		for (size_t i = 0; i < t->nr_ev * t->nr_slots; i++) {
 			size_t ev = i / t->nr_slots;
-			if (s->id[i] != r->v.id || s->ev_err[ev])
+			if (t->in.id[i] != r->v.id || t->in.ev_err[ev])
 				continue;
 			struct hpm_count part = { .value = r->v.value,
 						  .enabled = r->v.enabled,
 						  .running = r->v.running };
-			hpm__count_add(s, &k->counts[ev], &part);
+			hpm__count_add(&k->counts[ev], &part, t->in.max_enabled);
 			k->have[ev] = true;
 			k->nreads[ev]++;
 			break;
@@ -356,7 +374,7 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
 		k->t.exit_ns = r->time;
 		k->t.exited = true;
 		/* the READ records follow EXIT: report the exit once they are in */
-		notify(s, t, HPM_TASK_EXIT, k, h);
+		notify(t, HPM_TASK_EXIT, k, h);
 		return 0;
 	}
 	case PERF_RECORD_LOST: {
@@ -375,90 +393,75 @@ static int handle(struct hpm_session *s, struct hpm_tracker *t,
  * whose READ records (one per opened event and CPU) are not all in; with
  * @final, all of them, with what can be known.
  */
-static void notify_exits(struct hpm_session *s, struct hpm_tracker *t, bool final)
+static void notify_exits(struct hpm_tracker *t, bool final)
 {
-	struct hpm_count *c = NULL;
 	size_t done = 0;
 
-	for (; done < t->nr_notes; done++) {
+	for (; done < t->nr_notes && t->fn; done++) {
 		struct trk_note *n = &t->notes[done];
 		struct trk_task *k = &t->tasks[n->task];
-		if (n->what != HPM_TASK_EXIT) {
-			s->task_fn(n->what, &n->snap, n->time, NULL, s->task_arg);
-			continue;
-		}
 		bool complete = true;
-		for (size_t ev = 0; ev < t->nr_ev; ev++)
-			if (!s->ev_err[ev] && k->nreads[ev] < t->nr_slots)
+		for (size_t ev = 0; n->what == HPM_TASK_EXIT && ev < t->nr_ev; ev++)
+			if (!t->in.ev_err[ev] && k->nreads[ev] < t->nr_slots)
 				complete = false;
 		if (!complete && !final)
 			break;
-		if (!c && !(c = calloc(t->nr_ev, sizeof(*c))))
-			break;
-		for (size_t ev = 0; ev < t->nr_ev; ev++)
-			hpm_session__read_task(s, ev, n->task, &c[ev]);
-		s->task_fn(HPM_TASK_EXIT, &n->snap, n->time, c, s->task_arg);
+		t->fn(n->what, n->task, &n->snap, n->time, t->fn_arg);
 	}
 	if (done && done < t->nr_notes)
 		memmove(t->notes, t->notes + done, (t->nr_notes - done) * sizeof(*t->notes));
 	t->nr_notes -= done;
-	free(c);
 }
 
-/* Copy every waiting record of buffer @b to the staging area. */
+/* Copy record @h to the end of the staging area. */
+static int stage_record(struct hpm_tracker *t, const struct perf_event_header *h)
+{
+	if (t->stage_len + h->size > t->stage_cap) {
+		size_t nc = t->stage_cap ? t->stage_cap * 2 : 65536;
+		while (nc < t->stage_len + h->size)
+			nc *= 2;
+		unsigned char *v = realloc(t->stage, nc);
+		if (!v)
+			return -ENOMEM;
+		t->stage = v;
+		t->stage_cap = nc;
+	}
+	if (t->nr_recs == t->recs_cap) {
+		size_t nc = t->recs_cap ? t->recs_cap * 2 : 1024;
+		struct trk_rec *v = realloc(t->recs, nc * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->recs = v;
+		t->recs_cap = nc;
+	}
+	memcpy(t->stage + t->stage_len, h, h->size);
+	t->recs[t->nr_recs].off = t->stage_len;
+	t->recs[t->nr_recs].time = rec_time(h);
+	t->nr_recs++;
+	t->stage_len += (h->size + 7) & ~(size_t)7;
+	return 0;
+}
+
+/* Copy every waiting record of buffer @b to the staging area. A
+ * malformed record stops the round where it is: -EIO. */
 static int stage_buffer(struct hpm_tracker *t, struct trk_buf *b)
 {
-	struct perf_event_mmap_page *pg = b->base;
-	size_t size = t->data_len;
-	const unsigned char *data = (const unsigned char *)b->base + (t->mmap_len - size);
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	int rc = 0;
+	const struct perf_event_header *h;
+	int rc;
 
-	while (tail < head) {
-		struct perf_event_header hdr;
-		size_t off = (size_t)(tail % size);
-
-		for (size_t i = 0; i < sizeof(hdr); i++) /* the header may wrap */
-			((unsigned char *)&hdr)[i] = data[(off + i) % size];
-		if (hdr.size < sizeof(hdr) + 16 || tail + hdr.size > head) {
+	hpm_ring__read_init(&b->ring);
+	while (!(rc = hpm_ring__next(&b->ring, t->scratch, HPM_RING_RECORD_MAX, &h))) {
+		if (h->size < sizeof(*h) + 16) { /* the TID|TIME trailer */
 			rc = -EIO;
 			break;
 		}
-		if (t->stage_len + hdr.size > t->stage_cap) {
-			size_t nc = t->stage_cap ? t->stage_cap * 2 : 65536;
-			while (nc < t->stage_len + hdr.size)
-				nc *= 2;
-			unsigned char *v = realloc(t->stage, nc);
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			t->stage = v;
-			t->stage_cap = nc;
-		}
-		if (t->nr_recs == t->recs_cap) {
-			size_t nc = t->recs_cap ? t->recs_cap * 2 : 1024;
-			struct trk_rec *v = realloc(t->recs, nc * sizeof(*v));
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			t->recs = v;
-			t->recs_cap = nc;
-		}
-		unsigned char *dst = t->stage + t->stage_len;
-		size_t first = off + hdr.size <= size ? hdr.size : size - off;
-		memcpy(dst, data + off, first);
-		memcpy(dst + first, data, hdr.size - first);
-		t->recs[t->nr_recs].off = t->stage_len;
-		t->recs[t->nr_recs].time = rec_time((const void *)dst);
-		t->nr_recs++;
-		t->stage_len += (hdr.size + 7) & ~(size_t)7;
-		tail += hdr.size;
+		rc = stage_record(t, h);
+		if (rc)
+			break;
+		hpm_ring__consume(&b->ring);
 	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return rc;
+	hpm_ring__read_done(&b->ring);
+	return rc == 1 ? 0 : rc;
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -469,21 +472,21 @@ static int cmp_rec(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-int hpm_tracker__drain(struct hpm_session *s, struct hpm_tracker *t)
+int hpm_tracker__drain(struct hpm_tracker *t)
 {
 	int rc = 0, n = 0;
 
 	t->stage_len = 0;
 	t->nr_recs = 0;
 	for (size_t i = 0; i < t->nr_slots && !rc; i++)
-		if (t->bufs[i].base)
+		if (t->bufs[i].ring.base)
 			rc = stage_buffer(t, &t->bufs[i]);
 	/* records of different CPUs interleave: handle them in time order */
 	if (t->nr_recs > 1)
 		qsort(t->recs, t->nr_recs, sizeof(*t->recs), cmp_rec);
 	for (size_t i = 0; i < t->nr_recs && !rc; i++, n++)
-		rc = handle(s, t, (const void *)(t->stage + t->recs[i].off));
-	notify_exits(s, t, false);
+		rc = handle(t, (const void *)(t->stage + t->recs[i].off));
+	notify_exits(t, false);
 	return rc ? rc : n;
 }
 
@@ -499,7 +502,7 @@ size_t hpm_tracker__nr_missing(const struct hpm_tracker *t, size_t ev,
 	return n;
 }
 
-void hpm_tracker__flush(struct hpm_session *s, struct hpm_tracker *t)
+void hpm_tracker__flush(struct hpm_tracker *t)
 {
-	notify_exits(s, t, true);
+	notify_exits(t, true);
 }

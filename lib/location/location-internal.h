@@ -2,12 +2,12 @@
 /*
  * Location events (exec:...): executions of a place in a program's code,
  * counted by a hardware breakpoint or a uprobe (lib/location/location.c parses
- * and resolves; lib/location/location-attach.c chooses the mechanism and attaches
+ * and resolves; lib/attach/attach.c chooses the mechanism and attaches
  * to the target, for counting sessions through lib/count/location-session.c
  * and for sampling sessions, lib/sample/record.c).
  *
  * The parser only checks the form; the place is resolved against the
- * target program when a session opens (lib/count/session.c calls in here), and
+ * target program when a session opens (lib/attach/attach.c calls in here), and
  * its runtime address, for breakpoints in position-independent code, is
  * read from the process's mappings once it has exec'd.
  */
@@ -19,7 +19,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "count/session-internal.h"
 
 #define HPM_LOC_NAME_MAX 256
 
@@ -80,22 +79,5 @@ int hpm__loc_resolve(const struct hpm_location *loc, const struct hpm_loc_env *e
  */
 int hpm__loc_runtime_addr(const struct hpm_loc_result *r, const char *procfs, pid_t pid,
 			  uint64_t *addr);
-
-/* Breakpoint slots a thread has (probed on each call); whether this
- * kernel offers uprobes (tracefs' uprobe_events), and whether the caller
- * may define them (root). */
-unsigned hpm__loc_bp_slots(void);
-bool hpm__loc_uprobes_available(const struct hpm_ctx *ctx);
-bool hpm__loc_uprobes_allowed(const struct hpm_ctx *ctx);
-
-/* ---- sessions (lib/count/location-session.c; lib/count/session.c calls these) ---- */
-
-/* Set up location events at session open: resolve and open them now, or
- * (a command that has not exec'd) stop the command at its exec. */
-int hpm__loc_session_open(struct hpm_session *s);
-/* The command exec'd: resolve, open, let it go. */
-int hpm__loc_session_complete(struct hpm_session *s);
-void hpm__loc_session_free(struct hpm_session *s);
-const char *hpm__loc_session_message(const struct hpm_session *s, size_t idx);
 
 #endif

@@ -20,11 +20,13 @@ static unsigned next_fallback(const struct perf_event_attr *a, int err, unsigned
 {
 	if ((left & HPM_FALLBACK_USER) && err == -EACCES && !a->exclude_kernel)
 		return HPM_FALLBACK_USER;
+	/* a feature the kernel may lack before a choice it may refuse: an
+	 * old kernel's EINVAL for build ids must not cost host-only counting */
+	if ((left & HPM_FALLBACK_BUILD_ID) && err == -EINVAL && a->build_id)
+		return HPM_FALLBACK_BUILD_ID;
 	if ((left & HPM_FALLBACK_GUEST) && (err == -EINVAL || err == -EOPNOTSUPP) &&
 	    a->exclude_guest)
 		return HPM_FALLBACK_GUEST;
-	if ((left & HPM_FALLBACK_BUILD_ID) && err == -EINVAL && a->build_id)
-		return HPM_FALLBACK_BUILD_ID;
 	if ((left & HPM_FALLBACK_INHERIT) && err == -EINVAL && a->inherit &&
 	    ((a->sample_type & PERF_SAMPLE_READ) || (a->read_format & PERF_FORMAT_GROUP)))
 		return HPM_FALLBACK_INHERIT;

@@ -24,6 +24,7 @@
 #include <hpmon/session.h>
 #include <hpmon/symbols.h>
 #include "location/location-internal.h"
+#include "attach/attach-internal.h"
 
 static struct hpm_ctx *ctx;
 static const char calls[] = HPM_TEST_WORKLOADS "/calls";

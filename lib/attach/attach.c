@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Attaching location events to a target (location-attach.h): which
+ * Attaching location events to a target (attach/attach-internal.h): which
  * mechanism counts each one, uprobes defined in tracefs, the stop at the
  * command's exec that lets breakpoints go to the addresses the program is
  * loaded at, and the location's part of a perf_event_attr. Used by
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -24,8 +23,10 @@
 
 #include <linux/hw_breakpoint.h>
 
-#include "location/location-attach.h"
+#include <hpmon/session.h>
+#include "attach/attach-internal.h"
 #include "location/location-internal.h"
+#include "sys/perf.h"
 
 /* ---- what this machine and caller allow ---- */
 
@@ -42,10 +43,10 @@ unsigned hpm__loc_bp_slots(void)
 			.bp_addr = (uint64_t)(uintptr_t)bp_probe_target, .bp_len = sizeof(long),
 			.sample_period = 1, .disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
 		};
-		long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		int fd = hpm__sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
 			break;
-		fds[n] = (int)fd;
+		fds[n] = fd;
 	}
 	for (unsigned i = 0; i < n; i++)
 		close(fds[i]);

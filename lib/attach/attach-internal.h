@@ -18,9 +18,18 @@
  * hpm__loc_attach_open_now (running processes, CPUs) -> the owner closes
  * its events -> hpm__loc_attach_free (removes the uprobes; lets a command
  * still stopped go).
+ *
+ * lib/attach sits above events/ and location/ (it needs the event list
+ * and the resolver) and below the sessions that call it (count/,
+ * sample/); it uses events, location, core and sys.
+ *
+ * Ownership: an attachment borrows its event list, which must outlive
+ * it, and copies @lib_path and @debug_dir. Messages it returns are its
+ * own, valid until it is freed. It never owns a perf event file
+ * descriptor: the owner opens and closes them in hpm_loc_open_fn.
  */
-#ifndef HPM_LOCATION_ATTACH_H
-#define HPM_LOCATION_ATTACH_H
+#ifndef HPM_ATTACH_INTERNAL_H
+#define HPM_ATTACH_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -107,5 +116,12 @@ int hpm__loc_attach_complete(struct hpm_loc_attach *a, hpm_loc_open_fn open, voi
  */
 void hpm__loc_attach_open_now(struct hpm_loc_attach *a, pid_t pid, hpm_loc_open_fn open,
 			      void *owner);
+
+/* The mechanisms (lib/attach/attach.c): breakpoint slots a thread has (probed on each call); whether this
+ * kernel offers uprobes (tracefs' uprobe_events), and whether the caller
+ * may define them (root). */
+unsigned hpm__loc_bp_slots(void);
+bool hpm__loc_uprobes_available(const struct hpm_ctx *ctx);
+bool hpm__loc_uprobes_allowed(const struct hpm_ctx *ctx);
 
 #endif

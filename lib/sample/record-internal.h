@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A sampling session's state (include/hpmon/record.h), shared by the
+ * files of lib/sample/ that make it up, each one part:
+ *
+ *   record.c        the session: targets, lifecycle, the reader's drain
+ *                   rounds through the time queue (record-order.c)
+ *   record-open.c   the events' attributes and opening them: fallbacks,
+ *                   ring buffers, the side band, location events
+ *   record-parse.c  the kernel's records to struct hpm_prec (untrusted
+ *                   bytes: every read is bounded by the record's size)
+ *   record-synth.c  comm and mmap records of processes that exist already
+ *
+ * record.c calls record-parse.c and record-synth.c, record-open.c calls
+ * record-synth.c; none calls back, and record.c and record-open.c do not
+ * call each other.
+ *
+ * Ownership: a session borrows its event list (and the context in it),
+ * which must outlive it; it copies its options but not the strings in
+ * them (only the location attachment keeps copies). It owns every file
+ * descriptor, mapping and record it hands out: a struct hpm_prec given to
+ * a callback points into the session's memory, valid during the call only.
+ */
+#ifndef HPM_RECORD_INTERNAL_H
+#define HPM_RECORD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#include <hpmon/record.h>
+#include "attach/attach-internal.h"
+#include "sys/ring.h"
+
+struct rec_id {
+	uint64_t id;
+	uint32_t ev;
+};
+
+/* A record made from procfs for processes that exist already. */
+struct rec_synth {
+	struct hpm_prec p;
+	char *str;
+};
+
+struct hpm_record {
+	struct hpm_evlist *list;
+	struct hpm_ctx *ctx;
+	struct hpm_record_opts o;
+	size_t nr_ev, nr_thr, nr_cpu;
+	pid_t *thr;              /* per thread slot: pid/tid, or -1 */
+	int *cpu;                /* per CPU slot */
+	int *fd;                 /* [(ev * nr_thr + thr) * nr_cpu + cpu] */
+	struct perf_event_attr *attr; /* [nr_ev] as opened */
+	bool *trigger, *user_only;
+	bool group_no_inherit;
+	size_t failed;
+	struct hpm_loc_attach *loc; /* location events (exec:), or NULL */
+	int *sb_fd;              /* [thr * nr_cpu + cpu]: side-band dummies when the
+				    first event is a location, else -1 */
+	enum hpm_loc_chain *chain_fix; /* [nr_ev] hpm_record__entry_chain() */
+	int epfd;
+	struct hpm_ring *ring;   /* [nr_cpu] mapped ring buffers */
+	int *buf_fd;             /* [nr_cpu] */
+	size_t data_len;
+	struct rec_id *ids;
+	size_t nr_ids;
+	struct rec_synth *synth;
+	size_t nr_synth, synth_done;
+	bool opened, enabled;
+	uint64_t rand_state;
+	struct hpm_record_stats st;
+	unsigned char *scratch;  /* one record that wrapped around */
+	uint64_t *vals;          /* group values of one sample */
+	size_t vals_cap;
+	struct hpm_order *order; /* records read, until their time is safe */
+	bool disabled;           /* the next drain is the last: flush all */
+	bool order_logged;
+};
+
+/* Event @ev's file descriptor on thread slot @thr and CPU slot @cpu. */
+static inline int *hpm__record_fdp(const struct hpm_record *r, size_t ev, size_t thr, size_t cpu)
+{
+	return &r->fd[(ev * r->nr_thr + thr) * r->nr_cpu + cpu];
+}
+
+/* record-parse.c: record @h into @out (which may point into @h). 0; 1
+ * for a record that is not passed on; -1 for a malformed one; -ENOMEM. */
+int hpm__record_parse(struct hpm_record *r, const struct perf_event_header *h,
+		      struct hpm_prec *out);
+
+/* record-synth.c: the comm and mmap records of the target's processes
+ * that exist already, from procfs, into r->synth; and their release. */
+int hpm__record_synthesize(struct hpm_record *r);
+void hpm__record_synth_release(struct hpm_record *r);
+
+#endif
