@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/ctx-internal.h"
+#include "sys/opts.h"
 
 static int set_root(char *dst, const char *src)
 {
@@ -30,6 +31,10 @@ static int is_dir(const char *p)
 
 struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 {
+	if (!HPM_OPTS_VALID(opts, hpm_ctx_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	struct hpm_ctx *ctx = calloc(1, sizeof(*ctx));
 	if (ctx)
 		pthread_mutex_init(&ctx->pmu_lock, NULL);
@@ -38,17 +43,13 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 
 	if (!ctx)
 		return NULL;
-	if (opts && opts->sz >= offsetof(struct hpm_ctx_opts, log)) {
-		if (opts->sysfs_root)
-			sysfs = opts->sysfs_root;
-		if (opts->procfs_root)
-			procfs = opts->procfs_root;
-		tracefs = opts->tracefs_root;
-	}
-	if (opts && opts->sz >= sizeof(struct hpm_ctx_opts)) {
-		ctx->log = opts->log;
-		ctx->log_arg = opts->log_arg;
-	}
+	if (HPM_OPTS_GET(opts, sysfs_root, NULL))
+		sysfs = opts->sysfs_root;
+	if (HPM_OPTS_GET(opts, procfs_root, NULL))
+		procfs = opts->procfs_root;
+	tracefs = HPM_OPTS_GET(opts, tracefs_root, NULL);
+	ctx->log = HPM_OPTS_GET(opts, log, NULL);
+	ctx->log_arg = HPM_OPTS_GET(opts, log_arg, NULL);
 	err = set_root(ctx->sysfs, sysfs);
 	if (!err)
 		err = set_root(ctx->procfs, procfs);

@@ -12,6 +12,7 @@
 #include "core/cpus-internal.h"
 #include "runtime/marker-internal.h"
 #include "sys/perf.h"
+#include "sys/opts.h"
 
 double hpm_count__scaled(const struct hpm_count *c)
 {
@@ -112,8 +113,9 @@ struct hpm_session *hpm_session__new(struct hpm_evlist *list,
 	struct hpm_session *s;
 	int rc;
 
-	if (!list || !opts || opts->sz < offsetof(struct hpm_session_opts, track_tasks) ||
-	    !list->nr) {
+	/* the target (up to nr_cpus) is not optional */
+	if (!list || !list->nr || !opts || !HPM_OPTS_VALID(opts, hpm_session_opts) ||
+	    !HPM_OPTS_HAS(opts, nr_cpus)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -124,19 +126,18 @@ struct hpm_session *hpm_session__new(struct hpm_evlist *list,
 	s->ctx = list->ctx;
 	s->sideband_fd = -1;
 	s->target = opts->target;
-	s->track = opts->sz >= offsetof(struct hpm_session_opts, lib_path) &&
-		   opts->track_tasks && opts->target == HPM_TARGET_EXEC;
-	if (opts->sz >= offsetof(struct hpm_session_opts, stop_at_exec) + sizeof(bool)) {
-		/* location events and the markers area (lib/location/location.c, markers.c) */
-		if ((opts->lib_path && !(s->lib_path = strdup(opts->lib_path))) ||
-		    (opts->debug_dir && !(s->debug_dir = strdup(opts->debug_dir)))) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		s->markers = opts->markers;
-		s->marked = opts->marked && opts->markers;
-		s->stop_at_exec = opts->stop_at_exec;
+	s->track = HPM_OPTS_GET(opts, track_tasks, false) && opts->target == HPM_TARGET_EXEC;
+	/* location events and the markers area (count/location-session.c, markers.c) */
+	const char *lib_path = HPM_OPTS_GET(opts, lib_path, NULL);
+	const char *debug_dir = HPM_OPTS_GET(opts, debug_dir, NULL);
+	if ((lib_path && !(s->lib_path = strdup(lib_path))) ||
+	    (debug_dir && !(s->debug_dir = strdup(debug_dir)))) {
+		rc = -ENOMEM;
+		goto fail;
 	}
+	s->markers = HPM_OPTS_GET(opts, markers, NULL);
+	s->marked = HPM_OPTS_GET(opts, marked, false) && s->markers;
+	s->stop_at_exec = HPM_OPTS_GET(opts, stop_at_exec, false);
 	s->nr_ev = list->nr;
 	rc = setup_slots(s, opts);
 	if (rc)

@@ -14,6 +14,7 @@
 #include "core/data-internal.h"
 #include "events/evlist-internal.h"
 #include "metrics/metric-internal.h"
+#include "sys/opts.h"
 
 /* ---- the shipped files ---- */
 
@@ -135,7 +136,7 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 	struct hpm_metricset *ms;
 	int rc;
 
-	if (!ctx || (o && o->sz < offsetof(struct hpm_metricset_opts, no_builtin))) {
+	if (!ctx || !HPM_OPTS_VALID(o, hpm_metricset_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -143,8 +144,9 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 	if (!ms)
 		return NULL;
 	ms->ctx = ctx;
-	if (o && o->family)
-		rc = hpm_family__get(o->family, &ms->fam);
+	const char *family = HPM_OPTS_GET(o, family, NULL);
+	if (family)
+		rc = hpm_family__get(family, &ms->fam);
 	else
 		rc = hpm_family__detect_into(ctx, &ms->fam);
 	if (rc) {
@@ -152,7 +154,7 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 		errno = rc == -ENOENT ? EINVAL : -rc;
 		return NULL;
 	}
-	if (o && o->sz >= sizeof(*o) && o->no_builtin)
+	if (HPM_OPTS_GET(o, no_builtin, false))
 		return ms;
 	/* software, then generic (even without a core PMU, so that hardware
 	 * metrics say why they cannot be computed), then the family's own */

@@ -15,6 +15,7 @@
 #include "events/evlist-internal.h"
 #include "events/generic-internal.h"
 #include "metrics/msel-internal.h"
+#include "sys/opts.h"
 
 /* ---- planning ---- */
 
@@ -261,14 +262,15 @@ int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **s
 	FILE *f = NULL;
 	int rc = 0;
 
-	if (!sel || !spec)
+	if (!sel || !spec || !HPM_OPTS_VALID(o, hpm_plan_opts))
 		return -EINVAL;
 	*spec = NULL;
-	if (o && o->sz >= sizeof(*o)) {
-		if (o->nr_general > 0)
-			nr_general = o->nr_general;
-		if (o->nr_fixed >= 0 && o->nr_general > 0)
-			nr_fixed = o->nr_fixed;
+	int want_general = HPM_OPTS_GET(o, nr_general, 0);
+	int want_fixed = HPM_OPTS_GET(o, nr_fixed, -1);
+	if (want_general > 0) {
+		nr_general = want_general;
+		if (want_fixed >= 0)
+			nr_fixed = want_fixed;
 	}
 	if (nr_general <= 0)
 		nr_general = 4; /* no core PMU: events fail to open anyway */

@@ -30,6 +30,7 @@
 #include "sample/record-order-internal.h"
 #include "core/cpus-internal.h"
 #include "events/evlist-internal.h"
+#include "sys/opts.h"
 
 #define REC_DEFAULT_PAGES 128
 /* Time order across buffers (record-order.c): a round's records go out
@@ -97,8 +98,9 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	struct hpm_record *r;
 	int rc;
 
-	if (!list || !opts || opts->sz < offsetof(struct hpm_record_opts, mmap_pages) +
-	    sizeof(opts->mmap_pages) || !list->nr || opts->callchain > HPM_CALLCHAIN_DWARF) {
+	/* the target and the sampling (up to mmap_pages) are not optional */
+	if (!list || !list->nr || !opts || !HPM_OPTS_VALID(opts, hpm_record_opts) ||
+	    !HPM_OPTS_HAS(opts, mmap_pages) || opts->callchain > HPM_CALLCHAIN_DWARF) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -112,7 +114,7 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	r->epfd = -1;
 	r->list = list;
 	r->ctx = list->ctx;
-	r->o = *opts;
+	hpm__opts_copy(&r->o, sizeof(r->o), opts);
 	if (!r->o.mmap_pages)
 		r->o.mmap_pages = REC_DEFAULT_PAGES;
 	if (!r->o.stack_bytes)
@@ -120,11 +122,6 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	r->o.stack_bytes = (r->o.stack_bytes > 65528 ? 65528 : r->o.stack_bytes) & ~7u;
 	r->rand_state = opts->seed ? opts->seed : 0x9e3779b97f4a7c15ull;
 	r->nr_ev = list->nr;
-	if (opts->sz < offsetof(struct hpm_record_opts, debug_dir) + sizeof(opts->debug_dir)) {
-		/* a caller from before location events */
-		r->o.stop_at_exec = false;
-		r->o.lib_path = r->o.debug_dir = NULL;
-	}
 	if ((rc = setup_cpus(r)) || (rc = setup_threads(r)))
 		goto fail;
 	for (size_t i = 0; i < r->nr_ev; i++)

@@ -22,6 +22,7 @@
 
 #include <hpmon/symbols.h>
 #include "symbols/symbols-internal.h"
+#include "sys/opts.h"
 
 struct hpm_dso {
 	Dwfl *dwfl;
@@ -116,11 +117,15 @@ static bool same_id(const struct hpm_dso *d, const struct hpm_dso_opts *o)
 
 struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
 {
-	const char *dir = opts && opts->sz >= sizeof(*opts) && opts->debug_dir ? opts->debug_dir
-									     : "/usr/lib/debug";
-	bool want_id = opts && opts->sz >= sizeof(*opts) && opts->build_id && opts->build_id_len;
+	const char *dir = HPM_OPTS_GET(opts, debug_dir, NULL) ? opts->debug_dir : "/usr/lib/debug";
+	bool want_id = HPM_OPTS_GET(opts, build_id, NULL) && HPM_OPTS_GET(opts, build_id_len, 0);
 	struct hpm_dso *d;
 	int rc;
+
+	if (!HPM_OPTS_VALID(opts, hpm_dso_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
 
 	elf_init();
 	d = calloc(1, sizeof(*d));

@@ -51,4 +51,20 @@ static inline size_t hpm__opts_sz(const void *opts)
 /* @field, or @def when @opts is NULL or too short to hold it. */
 #define HPM_OPTS_GET(opts, field, def) (HPM_OPTS_HAS(opts, field) ? (opts)->field : (def))
 
+/*
+ * Copy the caller's @opts into @dst (@dst_sz bytes, this library's size):
+ * the part the caller knows, zeros (every field's default) for the rest,
+ * and dst's sz set to @dst_sz. For structs whose defaults are all zero.
+ */
+static inline void hpm__opts_copy(void *dst, size_t dst_sz, const void *opts)
+{
+	size_t n = hpm__opts_sz(opts);
+
+	if (n > dst_sz)
+		n = dst_sz;
+	for (size_t i = 0; i < dst_sz; i++)
+		((unsigned char *)dst)[i] = i < n ? ((const unsigned char *)opts)[i] : 0;
+	*(size_t *)dst = dst_sz;
+}
+
 #endif
