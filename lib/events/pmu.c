@@ -78,7 +78,7 @@ static int load_formats(const char *dir, struct hpm_pmu *pmu)
 			continue;
 		if (hpm_format__parse(text, f) < 0)
 			continue; /* a format we do not understand is not fatal */
-		strcpy(f->name, de->d_name);
+		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
 		pmu->nr_formats++;
 	}
 	closedir(d);
@@ -129,7 +129,7 @@ static int load_exact(const struct hpm_ctx *ctx, const char *name,
 	if (type < 0 || type > UINT32_MAX)
 		return -HPM_ERR_SYSFS;
 	memset(pmu, 0, sizeof(*pmu));
-	strcpy(pmu->name, name);
+	snprintf(pmu->name, sizeof(pmu->name), "%s", name);
 	pmu->type = (uint32_t)type;
 	pmu->core = hpm_pmu__is_core(ctx, name);
 	err = hpm__path(path, sizeof(path), ctx->sysfs,
