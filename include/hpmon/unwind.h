@@ -4,6 +4,10 @@
  * --call-graph dwarf): the sampled registers and stack bytes, and the
  * executable mappings of the process, give the call chain, unwound with
  * the CFI (.eh_frame, .debug_frame) of the mapped objects by elfutils.
+ *
+ * Ownership: an unwinder copies the mappings (paths included), so the
+ * caller's array may go after hpm_unwinder__new(); it borrows the sample
+ * only during hpm_unwinder__unwind(); @ips is the caller's.
  */
 #ifndef HPMON_UNWIND_H
 #define HPMON_UNWIND_H

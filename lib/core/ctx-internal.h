@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The context's insides, for the library only. Ownership: every object of
+ * the library borrows its context, so the context must outlive them all;
+ * the PMU list is the context's and is freed with it.
+ */
 #ifndef HPM_CTX_INTERNAL_H
 #define HPM_CTX_INTERNAL_H
 

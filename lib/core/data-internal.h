@@ -5,6 +5,10 @@
  * tokenizing iterator: '#' starts a comment, blank lines are skipped, fields
  * are separated by white space, and the last field may hold spaces
  * (the description).
+ *
+ * Ownership: the texts are static and live as long as the program; a
+ * line's fields point into its own buf, so they are valid until the next
+ * call with that line.
  */
 #ifndef HPM_DATA_INTERNAL_H
 #define HPM_DATA_INTERNAL_H

@@ -2,6 +2,10 @@
 /*
  * Processor families (data/families.txt): which metric, preset and cost
  * files apply to a machine, and its counters when the machine does not say.
+ *
+ * Ownership: a struct hpm_family is a value the caller owns (no pointers
+ * inside); the specs handed to a foreach callback are borrowed for the
+ * call only (they point into the embedded data).
  */
 #ifndef HPM_FAMILY_INTERNAL_H
 #define HPM_FAMILY_INTERNAL_H

@@ -10,6 +10,9 @@
  * target program when a session opens (lib/attach/attach.c calls in here), and
  * its runtime address, for breakpoints in position-independent code, is
  * read from the process's mappings once it has exec'd.
+ *
+ * Ownership: locations and results are values in the caller's storage;
+ * the environment's strings are borrowed for the call.
  */
 #ifndef HPM_LOCATION_INTERNAL_H
 #define HPM_LOCATION_INTERNAL_H

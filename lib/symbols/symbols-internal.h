@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * What the rest of the library takes from symbols/ besides the public
+ * <hpmon/symbols.h>. Ownership: @buf is the caller's; nothing is kept.
+ */
 #ifndef HPM_SYMBOLS_INTERNAL_H
 #define HPM_SYMBOLS_INTERNAL_H
 

@@ -2,6 +2,8 @@
 /*
  * Turning library errors into advice: the one place where the tool says
  * what went wrong and what to do about it.
+ * Ownership: the advice is written into the caller's buffer; the context,
+ * events and errors are borrowed for the call.
  */
 #ifndef HPMON_TOOL_ADVICE_H
 #define HPMON_TOOL_ADVICE_H

@@ -3,6 +3,8 @@
  * A minimal streaming JSON writer for the tool's --json outputs. It tracks
  * nesting so callers never place commas by hand; strings are escaped.
  * Non-finite doubles are written as null.
+ * Ownership: the writer borrows @f (the caller opens and closes it) and
+ * copies nothing: keys and values are written at once.
  */
 #ifndef HPMON_TOOL_JSON_H
 #define HPMON_TOOL_JSON_H

@@ -15,6 +15,9 @@
  *   an event failed: stat_user_reason()        (the library's one sentence)
  *   before freeing the session: stat_user_finished()
  *   after printing:  stat_user_print()         (regions, marked summary)
+ *
+ * Ownership: the state is stat's (struct stat_out); the context, event
+ * list and session are borrowed and outlive every call here.
  */
 #ifndef HPMON_TOOL_STAT_USER_H
 #define HPMON_TOOL_STAT_USER_H
