@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <hpmon/hpmon.h>
+
+#include "core/error-internal.h"
 
 static const char *const hpm_errors[HPM_ERR_MAX - HPM_ERR_BASE] = {
 	[HPM_ERR_SYNTAX - HPM_ERR_BASE] = "event specification does not parse",
@@ -27,4 +31,16 @@ const char *hpm_strerror(int err)
 	if (err < HPM_ERR_BASE)
 		return strerror(err); /* glibc: thread-safe for known codes */
 	return "unknown error";
+}
+
+int hpm__parse_fail(size_t *errpos, size_t pos, char *msg, size_t msglen, int code,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	*errpos = pos;
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+	return code;
 }

@@ -16,20 +16,8 @@
 #include "events/evlist-internal.h"
 #include "location/location-internal.h"
 #include "runtime/marker-internal.h"
+#include "core/error-internal.h"
 
-static int perr(size_t *errpos, size_t pos, char *msg, size_t msglen, int code,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int perr(size_t *errpos, size_t pos, char *msg, size_t msglen, int code,
-		const char *fmt, ...)
-{
-	va_list ap;
-	*errpos = pos;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 /* sw:NAME, a software counter named like a C identifier. */
 static int parse_swcounter(struct hpm_event *ev, const char *s, size_t len, size_t *errpos,
@@ -38,13 +26,13 @@ static int parse_swcounter(struct hpm_event *ev, const char *s, size_t len, size
 	size_t n = len - 3;
 
 	if (!n || n >= HPM_MARKER_NAME_MAX)
-		return perr(errpos, 3, msg, msglen, -HPM_ERR_SYNTAX,
+		return hpm__parse_fail(errpos, 3, msg, msglen, -HPM_ERR_SYNTAX,
 			    "sw: needs the name of a software counter (HPM_COUNT(NAME) "
 			    "in the program), at most %d characters",
 			    HPM_MARKER_NAME_MAX - 1);
 	for (size_t i = 3; i < len; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
-			return perr(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
 				    "'%.*s': a software counter is named like a C "
 				    "identifier (HPM_COUNT(NAME)); sw: takes no modifiers",
 				    (int)len, s);
@@ -62,7 +50,7 @@ int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bo
 	int rc;
 
 	if (grouped)
-		return perr(errpos, 0, msg, msglen, -HPM_ERR_SYNTAX,
+		return hpm__parse_fail(errpos, 0, msg, msglen, -HPM_ERR_SYNTAX,
 			    "'%.*s' cannot be in a group: it is not counted by the PMU "
 			    "(take it out of the braces)", (int)len, s);
 	if (!strncmp(s, "sw:", 3))

@@ -48,22 +48,10 @@
 #include <hpmon/symbols.h>
 
 #include "location/location-internal.h"
+#include "core/error-internal.h"
 
 /* ---- parsing ---- */
 
-static int perr(size_t *errpos, size_t pos, char *msg, size_t msglen, int code,
-		const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int perr(size_t *errpos, size_t pos, char *msg, size_t msglen, int code,
-		const char *fmt, ...)
-{
-	va_list ap;
-	*errpos = pos;
-	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
-	va_end(ap);
-	return code;
-}
 
 static bool all_digits(const char *s, size_t n)
 {
@@ -105,21 +93,21 @@ static int parse_target(const char *p, size_t n, size_t pos, struct hpm_location
 		n -= rl;
 	}
 	if (memchr(p, '%', n))
-		return perr(errpos, pos, msg, msglen, -HPM_ERR_BAD_MODIFIER,
+		return hpm__parse_fail(errpos, pos, msg, msglen, -HPM_ERR_BAD_MODIFIER,
 			    "'%.*s': the only suffix after %% is %%return", (int)n, p);
 	if (n >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		if (!parse_hex(p, n, &loc->addr))
-			return perr(errpos, pos, msg, msglen, -HPM_ERR_BAD_VALUE,
+			return hpm__parse_fail(errpos, pos, msg, msglen, -HPM_ERR_BAD_VALUE,
 				    "'%.*s' is not an address (write exec:0x401136)", (int)n, p);
 		loc->kind = HPM_LOC_ADDR;
 		return 0;
 	}
 	if (!n || n >= sizeof(loc->func))
-		return perr(errpos, pos, msg, msglen, -HPM_ERR_SYNTAX,
+		return hpm__parse_fail(errpos, pos, msg, msglen, -HPM_ERR_SYNTAX,
 			    "missing or overlong function name: %s", loc_forms);
 	for (size_t i = 0; i < n; i++)
 		if (isspace((unsigned char)p[i]) || p[i] == '/')
-			return perr(errpos, pos + i, msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, pos + i, msg, msglen, -HPM_ERR_SYNTAX,
 				    "'%.*s' is not a function name: %s", (int)n, p, loc_forms);
 	memcpy(loc->func, p, n);
 	loc->func[n] = '\0';
@@ -144,7 +132,7 @@ int hpm__loc_parse(const char *s, size_t len, struct hpm_location *loc, size_t *
 
 	memset(loc, 0, sizeof(*loc));
 	if (len < 5 || memcmp(s, "exec:", 5))
-		return perr(errpos, 0, msg, msglen, -HPM_ERR_SYNTAX, "not a location: %s",
+		return hpm__parse_fail(errpos, 0, msg, msglen, -HPM_ERR_SYNTAX, "not a location: %s",
 			    loc_forms);
 	/* split the rest on ':' */
 	while (i <= len) {
@@ -152,13 +140,13 @@ int hpm__loc_parse(const char *s, size_t len, struct hpm_location *loc, size_t *
 		while (j < len && s[j] != ':')
 			j++;
 		if (np == 4)
-			return perr(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
 				    "too many ':' in '%.*s': %s", (int)len, s, loc_forms);
 		part[np] = s + i;
 		plen[np] = j - i;
 		ppos[np] = i;
 		if (!plen[np])
-			return perr(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, i, msg, msglen, -HPM_ERR_SYNTAX,
 				    "empty part in '%.*s': %s", (int)len, s, loc_forms);
 		np++;
 		i = j + 1;
@@ -178,16 +166,16 @@ int hpm__loc_parse(const char *s, size_t len, struct hpm_location *loc, size_t *
 		if (all_digits(part[1], plen[1]))
 			goto line;
 		if (copy_part(loc->object, sizeof(loc->object), part[0], plen[0]))
-			return perr(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX,
 				    "object name too long");
 		return parse_target(part[1], plen[1], ppos[1], loc, errpos, msg, msglen);
 	case 3:
 		if (!all_digits(part[2], plen[2]))
-			return perr(errpos, ppos[2], msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, ppos[2], msg, msglen, -HPM_ERR_SYNTAX,
 				    "'%.*s' is not a line number: %s", (int)plen[2], part[2],
 				    loc_forms);
 		if (copy_part(loc->object, sizeof(loc->object), part[0], plen[0]))
-			return perr(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX,
+			return hpm__parse_fail(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX,
 				    "object name too long");
 		part[0] = part[1];
 		plen[0] = plen[1];
@@ -197,14 +185,14 @@ int hpm__loc_parse(const char *s, size_t len, struct hpm_location *loc, size_t *
 		ppos[1] = ppos[2];
 		goto line;
 	default:
-		return perr(errpos, ppos[np - 1], msg, msglen, -HPM_ERR_SYNTAX,
+		return hpm__parse_fail(errpos, ppos[np - 1], msg, msglen, -HPM_ERR_SYNTAX,
 			    "cannot read '%.*s': %s", (int)len, s, loc_forms);
 	}
 line:
 	if (copy_part(loc->file, sizeof(loc->file), part[0], plen[0]))
-		return perr(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX, "file name too long");
+		return hpm__parse_fail(errpos, ppos[0], msg, msglen, -HPM_ERR_SYNTAX, "file name too long");
 	if (plen[1] > 7 || (loc->line = (unsigned)strtoul(part[1], NULL, 10)) == 0)
-		return perr(errpos, ppos[1], msg, msglen, -HPM_ERR_BAD_VALUE,
+		return hpm__parse_fail(errpos, ppos[1], msg, msglen, -HPM_ERR_BAD_VALUE,
 			    "line '%.*s' out of range (1 to 9999999)", (int)plen[1], part[1]);
 	loc->kind = HPM_LOC_LINE;
 	return 0;
