@@ -10,6 +10,10 @@
  *    so the ABI can grow;
  *  - the library never prints, exits or reads the environment: it reports
  *    through return values and the optional log callback of its context.
+ *  - ownership: each header says once at its top who owns what a call
+ *    returns and what must outlive what. Here: a context is the caller's
+ *    (hpm_ctx__free); every object made from it borrows it, so it must
+ *    outlive them all. Strings returned by getters are the object's.
  */
 #ifndef HPMON_HPMON_H
 #define HPMON_HPMON_H

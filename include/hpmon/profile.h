@@ -11,6 +11,12 @@
  *
  * The records are plain structs shared by the recorder (record.h hands
  * them out), the writer and the reader.
+ *
+ * Ownership: a writer borrows its file descriptor (the caller closes it)
+ * and writes the meta data out at once; a profile owns the file it opened
+ * (hpm_profile__open_mem borrows the caller's buffer, which must outlive
+ * it); the records it hands out are valid until the next call, its meta
+ * data until it is freed.
  */
 #ifndef HPMON_PROFILE_H
 #define HPMON_PROFILE_H

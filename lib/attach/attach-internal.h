@@ -2,7 +2,7 @@
 /*
  * Attaching location events (exec:...) to a target, for the two kinds of
  * session that open them: counting (lib/count/location-session.c, for struct
- * hpm_session) and sampling (lib/sample/record.c, for struct hpm_record).
+ * hpm_session) and sampling (lib/sample/record-open.c, for struct hpm_record).
  *
  * This part knows the locations: it resolves them (lib/location/location.c),
  * chooses each one's mechanism (a hardware breakpoint or a uprobe),

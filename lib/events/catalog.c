@@ -20,6 +20,7 @@
 #include "core/ctx-internal.h"
 #include "events/evlist-internal.h"
 #include "events/generic-internal.h"
+#include "events/pfm-internal.h"
 #include "events/pmu-internal.h"
 
 #define NAME_MAX_LEN 256

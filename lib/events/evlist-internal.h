@@ -102,7 +102,4 @@ int hpm__parse_program_event(struct hpm_event *ev, const char *s, size_t len, bo
 bool hpm__event_is_location(const struct hpm_event *ev);
 bool hpm__event_is_marker(const struct hpm_event *ev);
 
-/* libpfm4 ready (lib/events/pfm.c; see pfm-internal.h). 0 or -HPM_ERR_PFM. */
-int hpm_pfm__init(void);
-
 #endif

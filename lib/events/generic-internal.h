@@ -2,6 +2,7 @@
 /*
  * Generic (PMU-independent) events, read from data/generic-events.txt:
  * hardware, software and hardware-cache events by perf's names.
+ * Ownership: the tables are static; returned names point into them.
  */
 #ifndef HPM_GENERIC_INTERNAL_H
 #define HPM_GENERIC_INTERNAL_H

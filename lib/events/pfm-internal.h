@@ -2,6 +2,8 @@
 /*
  * libpfm4 bridge. libpfm4 ships its own copy of perf_event.h, which cannot
  * share a file with <linux/perf_event.h>, so only plain fields cross here.
+ * Ownership: encodings are values in the caller's storage; libpfm4's own
+ * tables are process-wide and initialised once (hpm_pfm__init).
  */
 #ifndef HPM_PFM_INTERNAL_H
 #define HPM_PFM_INTERNAL_H

@@ -3,6 +3,10 @@
  * PMUs as sysfs describes them: bus/event_source/devices/<name>/ with
  * type, format/<field> ("config:0-7,32-35"), events/<alias> ("event=0x3c")
  * plus <alias>.scale / <alias>.unit, caps/, cpus or cpumask.
+ *
+ * Ownership: a struct hpm_pmu is a value the caller owns (fixed arrays, no
+ * heap inside); the context's PMU name list (ctx-internal.h) is the
+ * context's, and names returned from it are borrowed from the context.
  */
 #ifndef HPM_PMU_INTERNAL_H
 #define HPM_PMU_INTERNAL_H

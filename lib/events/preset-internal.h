@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* PAPI presets for the event parser (lib/events/parse.c). */
+/* Ownership: expansions are values in the caller's storage. */
 #ifndef HPM_PRESET_INTERNAL_H
 #define HPM_PRESET_INTERNAL_H
 

@@ -4,7 +4,7 @@
  * counted by a hardware breakpoint or a uprobe (lib/location/location.c parses
  * and resolves; lib/attach/attach.c chooses the mechanism and attaches
  * to the target, for counting sessions through lib/count/location-session.c
- * and for sampling sessions, lib/sample/record.c).
+ * and for sampling sessions, lib/sample/record-open.c).
  *
  * The parser only checks the form; the place is resolved against the
  * target program when a session opens (lib/attach/attach.c calls in here), and

@@ -2,15 +2,15 @@
 /*
  * Location events: "exec:" specifications and their resolution against a
  * program's ELF symbols and DWARF lines, its libraries and its mappings.
- * Choosing the mechanism and opening them in a session is
- * lib/count/location-session.c.
+ * Choosing the mechanism and attaching them is lib/attach/attach.c; the
+ * sessions open them (lib/count/session.c, lib/sample/record-open.c).
  *
  *   exec:FUNC             entry of FUNC (the program, else its libraries)
  *   exec:FUNC%return      FUNC's returns (a uretprobe)
  *   exec:FILE:LINE        the first instruction of LINE's code
  *   exec:0xADDR           a link-time address of the program
  *   exec:OBJECT:FUNC ...  the same in a shared library (name or path)
- *   ...:bp | ...:uprobe   the mechanism, else chosen (see plan())
+ *   ...:bp | ...:uprobe   the mechanism, else chosen (lib/attach/attach.c, plan())
  *
  * Mechanisms. A hardware breakpoint (PERF_TYPE_BREAKPOINT, execute) counts
  * exactly, needs no privilege for one's own processes, but each thread has

@@ -3,6 +3,7 @@
  * The profile file's byte layout, shared by profile-write.c and
  * profile-read.c. docs/profile-format.md is the description for people;
  * this is the one for the compiler.
+ * Ownership: layouts only; nothing here allocates.
  */
 #ifndef HPM_PROFILE_INTERNAL_H
 #define HPM_PROFILE_INTERNAL_H

@@ -6,6 +6,8 @@
  * and the reader drains them one after the other. The queue takes copies
  * of the parsed records of a drain round and hands out, sorted by time,
  * those that no buffer can still precede; lib/sample/record.c drives it:
+ * Ownership: the queue owns its copies of the records; a record handed to
+ * the flush callback is borrowed for the call only.
  *
  *   hpm__order_begin(q, now)        before the buffers are read
  *   hpm__order_add(q, src, rec) ... every record read, src = its buffer

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one reader of the kernel's perf ring buffers, for every session
- * that maps one (lib/count/tasks.c, lib/sample/record.c).
+ * that maps one (lib/count/tasks.c, lib/sample/record-open.c maps the
+ * sampling session's and lib/sample/record.c reads them).
  *
  * Protocol, one read round at a time:
  *

@@ -3,6 +3,7 @@
  * The hpmon subcommands. Each lives in its own cmd-NAME.c, takes the
  * arguments after its name (argv[0] is the command name) and returns the
  * process exit status. Registered in the table in hpmon.c.
+ * Ownership: a command borrows the context for its run; hpmon.c frees it.
  */
 #ifndef HPMON_TOOL_BUILTIN_H
 #define HPMON_TOOL_BUILTIN_H

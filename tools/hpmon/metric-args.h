@@ -2,6 +2,9 @@
 /*
  * The metric options stat and report share (-M, --metric, --metrics-file):
  * loading the metric set they name and selecting what is to be shown.
+ * Ownership: the caller owns the set and the selection metric_args_load
+ * returns and frees them, the selection first (it borrows the set); the
+ * context outlives both; @a's strings are borrowed for the call.
  */
 #ifndef HPMON_TOOL_METRIC_ARGS_H
 #define HPMON_TOOL_METRIC_ARGS_H

@@ -3,6 +3,8 @@
  * hpmon stat: what the command measures (cmd-stat.c and the files of
  * stat-cmd.h) and print-stat.c prints. Measuring fills a struct
  * stat_report; printers only read it.
+ * Ownership: the report owns its rows and their strings; the session and
+ * event list it was measured from are borrowed and outlive it.
  */
 #ifndef HPMON_TOOL_STAT_H
 #define HPMON_TOOL_STAT_H
