@@ -12,6 +12,8 @@
  * (-include). It includes the system headers that declare these
  * functions before it defines the macros, so that later includes of them
  * change nothing; a use then fails to compile, naming the function.
+ *
+ * Ownership: none; macros only.
  */
 #ifndef HPM_SYS_BANNED_H
 #define HPM_SYS_BANNED_H

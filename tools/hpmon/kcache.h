@@ -5,6 +5,9 @@
  * reader of a boot saves the table and later ones map it. hpmon record
  * saves it when its profile has kernel samples, so that reports of the
  * profile start warm; hpmon report saves it when it had to read it.
+ *
+ * Ownership: a table returned is the caller's (hpm_kallsyms__free); the
+ * directory name is written into the caller's buffer.
  */
 #ifndef HPMON_TOOL_KCACHE_H
 #define HPMON_TOOL_KCACHE_H

@@ -4,6 +4,10 @@
  * forked and waits on a pipe until hpmon has opened its counters, then
  * execs; an exec failure comes back as its errno. Also the tool's signal
  * handling while a command runs, and CPU/pid list parsing.
+ *
+ * Ownership: a launched child is the caller's to wait for; lists are
+ * parsed into the caller's arrays and struct target holds its ids inline,
+ * so nothing here allocates.
  */
 #ifndef HPMON_TOOL_LAUNCH_H
 #define HPMON_TOOL_LAUNCH_H
