@@ -18,6 +18,7 @@
 #ifndef HPMON_HPMON_H
 #define HPMON_HPMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,12 @@ struct hpm_ctx_opts {
 				    /sys/kernel/debug/tracing that exists */
 	hpm_log_fn log;          /* optional */
 	void *log_arg;
+	/* When no tracefs is mounted at the default place (sysfs and tracefs
+	 * roots not given), mount it at /sys/kernel/tracing the first time an
+	 * event needs it (a tracepoint or a uprobe), as perf does. The only
+	 * change the library makes outside its own objects, so only when the
+	 * caller asks; it needs privilege (root) and logs what it did. */
+	bool mount_tracefs;
 };
 
 /*
@@ -78,7 +85,8 @@ HPM_API struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts);
 HPM_API void hpm_ctx__free(struct hpm_ctx *ctx);
 HPM_API const char *hpm_ctx__sysfs_root(const struct hpm_ctx *ctx);
 HPM_API const char *hpm_ctx__procfs_root(const struct hpm_ctx *ctx);
-/* NULL when no tracefs is mounted. */
+/* NULL when no tracefs is mounted, or it is closed to the caller (its
+ * default mode is 0700: root only). Never mounts it. */
 HPM_API const char *hpm_ctx__tracefs_root(const struct hpm_ctx *ctx);
 
 #ifdef __cplusplus

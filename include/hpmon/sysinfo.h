@@ -110,6 +110,20 @@ struct hpm_sysinfo {
 	size_t nr_pmus;
 	struct hpm_pmu_info *pmus;
 	int nr_core_pmus;
+
+	/* Uprobes a hpmon that no longer runs left in tracefs (killed with
+	 * SIGKILL, it could not remove them; each keeps its file's
+	 * filesystem busy). The next hpmon that defines uprobes removes
+	 * them. */
+	size_t nr_uprobe_leftovers;  /* how many there are */
+	struct hpm_uprobe_leftover {
+		char probe[64];      /* "hpmon_PID/EVENT": "-:" and this removes it */
+		char target[256];    /* "PATH:0xOFFSET" as uprobe_events shows it */
+		int pid;             /* the hpmon that defined it */
+	} uprobe_leftovers[16];      /* the first 16 of them */
+	char uprobe_events[256];     /* the tracefs file they are in, or "" */
+	int uprobe_leftovers_err;    /* 0, or -errno: why they could not be
+					listed (-EACCES: only root may) */
 };
 
 /*

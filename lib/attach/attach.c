@@ -25,6 +25,7 @@
 
 #include <hpmon/session.h>
 #include "attach/attach-internal.h"
+#include "core/tracefs-internal.h"
 #include "location/location-internal.h"
 #include "sys/perf.h"
 
@@ -54,16 +55,16 @@ unsigned hpm__loc_bp_slots(void)
 }
 
 /* The tracefs file uprobes are defined in, if there is one (or tracefs
- * is there but closed to the caller: only root may look inside). */
+ * is there but closed to the caller: only root may look inside). Asking
+ * mounts tracefs when the context may (hpm_ctx_opts.mount_tracefs). */
 static bool uprobe_events_path(const struct hpm_ctx *ctx, char *path, size_t len)
 {
-	const char *root = hpm_ctx__tracefs_root(ctx);
+	const char *root = hpm__ctx_tracefs(ctx);
 	if (root)
 		return hpm__path(path, len, root, "uprobe_events") == 0 &&
 		       (access(path, F_OK) == 0 || errno == EACCES);
-	/* the context found no tracefs: maybe one the caller may not enter */
-	return hpm__path(path, len, ctx->sysfs, "kernel/tracing/uprobe_events") == 0 &&
-	       access(path, F_OK) && errno == EACCES;
+	return hpm__ctx_tracefs_err(ctx) == -EACCES &&
+	       hpm__path(path, len, ctx->tracefs_closed, "uprobe_events") == 0;
 }
 
 bool hpm__loc_uprobes_available(const struct hpm_ctx *ctx)
@@ -105,6 +106,7 @@ struct hpm_loc_attach {
 	char *lib_path, *debug_dir;
 	pid_t pid;                /* the command stopped at its exec */
 	bool seized;
+	bool swept;               /* uprobes of dead hpmons removed */
 };
 
 /*
@@ -118,8 +120,9 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 		bool cpus, size_t *bad)
 {
 	unsigned slots = hpm__loc_bp_slots(), used = 0;
-	bool uprobes = hpm__loc_uprobes_allowed(ctx);
-	bool have_uprobes = hpm__loc_uprobes_available(ctx);
+	/* asked only for a location that needs a uprobe: asking may mount
+	 * tracefs */
+	int uprobes = -1, have_uprobes = -1;
 	static const char need_priv[] =
 		"uprobes need root (hpmon defines them in tracefs, whose uprobe_events only "
 		"root may write)";
@@ -149,6 +152,10 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 		} else {
 			if (m == HPM_LOC_AUTO)
 				m = e->loc.ret || cpus || used >= slots ? HPM_LOC_UPROBE : HPM_LOC_BP;
+			if (m == HPM_LOC_UPROBE && have_uprobes < 0) {
+				have_uprobes = hpm__loc_uprobes_available(ctx);
+				uprobes = have_uprobes && hpm__loc_uprobes_allowed(ctx);
+			}
 			if (m == HPM_LOC_BP && used >= slots) {
 				snprintf(e->msg, sizeof(e->msg),
 					 "no hardware breakpoint left: this CPU gives each thread "
@@ -157,10 +164,16 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 				err = -ENOSPC;
 			} else if (m == HPM_LOC_BP) {
 				used++;
+			} else if (!have_uprobes && !hpm_ctx__tracefs_root(ctx)) {
+				snprintf(e->msg, sizeof(e->msg),
+					 "no uprobes: tracefs is not mounted, and only root may mount "
+					 "it (hpmon run as root mounts it itself): mount -t tracefs "
+					 "nodev /sys/kernel/tracing%s", e->loc.ret ? "" : ", or use ':bp'");
+				err = -ENODEV;
 			} else if (!have_uprobes) {
 				snprintf(e->msg, sizeof(e->msg),
-					 "no uprobes here: tracefs is not mounted or the kernel lacks "
-					 "CONFIG_UPROBE_EVENTS%s", e->loc.ret ? "" : "; use ':bp'");
+					 "no uprobes here: the kernel lacks CONFIG_UPROBE_EVENTS%s",
+					 e->loc.ret ? "" : "; use ':bp'");
 				err = -ENODEV;
 			} else if (!uprobes) {
 				if (e->loc.mech == HPM_LOC_AUTO && e->loc.ret)
@@ -354,6 +367,23 @@ static void uprobe_remove(struct hpm_loc_attach *a, struct loc_ev *e)
 	e->probe[0] = '\0';
 }
 
+static int remove_leftover(void *arg, const char *probe, int pid, const char *target)
+{
+	const struct hpm_ctx *ctx = arg;
+	char line[96];
+	int n = snprintf(line, sizeof(line), "-:%s\n", probe);
+
+	if (n > 0 && (size_t)n < sizeof(line) && uprobe_write(ctx, line) == 0)
+		hpm__log(ctx, HPM_LOG_INFO, "removed uprobe %s at %s, left by hpmon process %d, "
+			 "which no longer runs", probe, target, pid);
+	return 0;
+}
+
+int hpm__uprobes_sweep(const struct hpm_ctx *ctx)
+{
+	return hpm__uprobe_leftovers(ctx, remove_leftover, (void *)ctx);
+}
+
 static int uprobe_define(struct hpm_loc_attach *a, size_t i)
 {
 	struct loc_ev *e = &a->ev[i];
@@ -365,6 +395,12 @@ static int uprobe_define(struct hpm_loc_attach *a, size_t i)
 		snprintf(e->msg, sizeof(e->msg), "a uprobe cannot name a file with blanks in its "
 			 "path (%s): use ':bp'", e->res.path);
 		return -EINVAL;
+	}
+	if (!a->swept) {
+		/* the first uprobe of this attachment: clear those of killed
+		 * hpmons first (in use, the kernel refuses: EBUSY) */
+		a->swept = true;
+		hpm__uprobes_sweep(a->ctx);
 	}
 	snprintf(e->probe, sizeof(e->probe), "hpmon_%d/s%llx_%zu", (int)getpid(),
 		 (unsigned long long)(uintptr_t)a, i);

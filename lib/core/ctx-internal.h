@@ -17,6 +17,15 @@ struct hpm_ctx {
 	char sysfs[PATH_MAX];
 	char procfs[PATH_MAX];
 	char tracefs[PATH_MAX]; /* "" when none */
+	/* Why there is none: -ENOENT not mounted, -EACCES mounted at
+	 * tracefs_closed but closed to the caller (mode 0700). */
+	int tracefs_err;
+	char tracefs_closed[PATH_MAX];
+	/* mount tracefs when an event needs it (hpm_ctx_opts.mount_tracefs,
+	 * default roots only); once, under tracefs_lock */
+	bool tracefs_mountable;
+	bool tracefs_mount_tried;
+	pthread_mutex_t tracefs_lock;
 	hpm_log_fn log;
 	void *log_arg;
 	/* The PMUs sysfs lists, read once (pmu.c): resolving one event list
@@ -28,6 +37,16 @@ struct hpm_ctx {
 	char **pmus;            /* core PMUs first, then the rest, each sorted */
 	size_t nr_pmus;
 };
+
+/*
+ * The tracefs root for an event that needs it (a tracepoint, a uprobe):
+ * hpm_ctx__tracefs_root, after mounting tracefs if the context may
+ * (hpm_ctx_opts.mount_tracefs) and none is there. NULL when there is
+ * none; hpm__ctx_tracefs_err then says why (-ENOENT, -EACCES, or the
+ * mount's error).
+ */
+const char *hpm__ctx_tracefs(const struct hpm_ctx *ctx);
+int hpm__ctx_tracefs_err(const struct hpm_ctx *ctx);
 
 /* Log through the context's callback, if any. */
 void hpm__log(const struct hpm_ctx *ctx, enum hpm_log_level level,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,10 +24,37 @@ static int set_root(char *dst, const char *src)
 	return 0;
 }
 
-static int is_dir(const char *p)
+/*
+ * Default: tracefs under the sysfs root, mounted there or reached through
+ * debugfs. Its root directory is 0700 unless an administrator opened it:
+ * an ordinary user then sees it but cannot enter, which is told apart
+ * from its absence so that errors can say which (tracefs_err).
+ */
+static void find_tracefs(struct hpm_ctx *ctx)
 {
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+	static const char *const cand[] = { "kernel/tracing", "kernel/debug/tracing" };
+
+	ctx->tracefs[0] = ctx->tracefs_closed[0] = '\0';
+	ctx->tracefs_err = -ENOENT;
+	for (size_t i = 0; i < 2; i++) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (hpm__path(p, sizeof(p), ctx->sysfs, "%s/events", cand[i]))
+			continue;
+		int r = stat(p, &st);
+		if (r == 0 && S_ISDIR(st.st_mode)) {
+			hpm__path(ctx->tracefs, sizeof(ctx->tracefs), ctx->sysfs, "%s", cand[i]);
+			ctx->tracefs_err = 0;
+			return;
+		}
+		/* tracefs' own mount point, closed; debugfs is closed to
+		 * ordinary users anyway, and says nothing of tracefs */
+		if (i == 0 && r && errno == EACCES) {
+			hpm__path(ctx->tracefs_closed, sizeof(ctx->tracefs_closed), ctx->sysfs,
+				  "%s", cand[i]);
+			ctx->tracefs_err = -EACCES;
+		}
+	}
 }
 
 struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
@@ -36,13 +64,13 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 		return NULL;
 	}
 	struct hpm_ctx *ctx = calloc(1, sizeof(*ctx));
-	if (ctx)
-		pthread_mutex_init(&ctx->pmu_lock, NULL);
 	const char *sysfs = "/sys", *procfs = "/proc", *tracefs = NULL;
 	int err;
 
 	if (!ctx)
 		return NULL;
+	pthread_mutex_init(&ctx->pmu_lock, NULL);
+	pthread_mutex_init(&ctx->tracefs_lock, NULL);
 	if (HPM_OPTS_GET(opts, sysfs_root, NULL))
 		sysfs = opts->sysfs_root;
 	if (HPM_OPTS_GET(opts, procfs_root, NULL))
@@ -56,23 +84,57 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 	if (!err && tracefs) {
 		err = set_root(ctx->tracefs, tracefs);
 	} else if (!err) {
-		/* Default: tracefs under the sysfs root, mounted or via debugfs. */
-		static const char *const cand[] = { "kernel/tracing",
-						    "kernel/debug/tracing" };
-		for (size_t i = 0; i < 2 && !ctx->tracefs[0]; i++) {
-			char p[PATH_MAX];
-			if (hpm__path(p, sizeof(p), ctx->sysfs, "%s/events", cand[i]) == 0 &&
-			    is_dir(p))
-				hpm__path(ctx->tracefs, sizeof(ctx->tracefs),
-					  ctx->sysfs, "%s", cand[i]);
-		}
+		find_tracefs(ctx);
+		/* only the machine's own tracefs, never in a tree a test or a
+		 * user pointed the context at */
+		ctx->tracefs_mountable = HPM_OPTS_GET(opts, mount_tracefs, false) &&
+					 !strcmp(ctx->sysfs, "/sys");
 	}
 	if (err) {
-		free(ctx);
+		hpm_ctx__free(ctx);
 		errno = -err;
 		return NULL;
 	}
 	return ctx;
+}
+
+/* Mount tracefs where the kernel provides its mount point, as perf does
+ * (tools/lib/api/fs/tracing_path.c), when none is there. */
+static void mount_tracefs(struct hpm_ctx *ctx)
+{
+	char dir[PATH_MAX];
+
+	if (ctx->tracefs_err != -ENOENT ||
+	    hpm__path(dir, sizeof(dir), ctx->sysfs, "kernel/tracing"))
+		return;
+	if (mount("nodev", dir, "tracefs", 0, NULL)) {
+		int err = -errno;
+		hpm__log(ctx, HPM_LOG_INFO, "cannot mount tracefs at %s: %s", dir,
+			 strerror(-err));
+		if (err != -EPERM)
+			ctx->tracefs_err = err;
+		return;
+	}
+	find_tracefs(ctx);
+	hpm__log(ctx, HPM_LOG_INFO, "mounted tracefs at %s, which was not mounted", dir);
+}
+
+const char *hpm__ctx_tracefs(const struct hpm_ctx *ctx)
+{
+	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* the mount, once */
+
+	pthread_mutex_lock(&c->tracefs_lock);
+	if (!c->tracefs[0] && c->tracefs_mountable && !c->tracefs_mount_tried) {
+		c->tracefs_mount_tried = true;
+		mount_tracefs(c);
+	}
+	pthread_mutex_unlock(&c->tracefs_lock);
+	return hpm_ctx__tracefs_root(ctx);
+}
+
+int hpm__ctx_tracefs_err(const struct hpm_ctx *ctx)
+{
+	return ctx->tracefs[0] ? 0 : ctx->tracefs_err ? ctx->tracefs_err : -ENOENT;
 }
 
 void hpm_ctx__free(struct hpm_ctx *ctx)
@@ -83,6 +145,7 @@ void hpm_ctx__free(struct hpm_ctx *ctx)
 		free(ctx->pmus[i]);
 	free(ctx->pmus);
 	pthread_mutex_destroy(&ctx->pmu_lock);
+	pthread_mutex_destroy(&ctx->tracefs_lock);
 	free(ctx);
 }
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/hw_breakpoint.h>
 
@@ -123,7 +124,7 @@ static int parse_raw(const char *s, size_t len, uint64_t *cfg)
 static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
 			  const char *sys, size_t slen, const char *name, size_t nlen)
 {
-	const char *root = hpm_ctx__tracefs_root(p->list->ctx);
+	const char *root = hpm__ctx_tracefs(p->list->ctx); /* may mount it */
 	char path[PATH_MAX];
 	long id;
 
@@ -145,6 +146,35 @@ static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
 	ev->attr.config = (uint64_t)id;
 	ev->attr.sample_period = 1;
 	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
+	return 0;
+}
+
+/*
+ * SUBSYS:NAME is no other event: if tracefs could not be read, whether it
+ * is a tracepoint is unknown, and "unknown event" would hide the real
+ * reason. Fails with that reason (-EACCES: tracefs is closed to the
+ * caller; -ENODEV: it is not mounted on this machine; the tool's advice
+ * gives the fix); 0 when
+ * tracefs was read, so the name is simply unknown.
+ */
+static int tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len, size_t pos)
+{
+	const struct hpm_ctx *ctx = p->list->ctx;
+	int why = hpm__ctx_tracefs_err(ctx);
+	struct stat st;
+
+	if (why == -EACCES) {
+		unsigned mode = stat(ctx->tracefs_closed, &st) ? 0700 : st.st_mode & 07777;
+		return hpm_parser__fail(p, -EACCES, pos, s, len,
+			"'%.*s' is no other event, and whether it is a tracepoint cannot be "
+			"told: tracefs (%s) is open to root only (mode %04o)", (int)len, s,
+			ctx->tracefs_closed, mode);
+	}
+	/* not mounted: on this machine only, not in a recorded sysfs tree */
+	if (why && strcmp(ctx->sysfs, "/sys") == 0)
+		return hpm_parser__fail(p, -ENODEV, pos, s, len,
+			"'%.*s' is no other event, and whether it is a tracepoint cannot be "
+			"told: tracefs is not mounted, and only root may mount it", (int)len, s);
 	return 0;
 }
 
@@ -319,10 +349,14 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 		}
 	}
 	hpm_parser__suggest(p, name, false);
-	if (colon && !hpm__is_mods(mods, mlen))
+	if (colon && !hpm__is_mods(mods, mlen)) {
+		rc = tracefs_unreachable(p, s, len, pos);
+		if (rc)
+			return rc;
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
 			    "unknown event '%.*s': not a generic event, tracepoint, PMU alias "
 			    "or native event of this CPU", (int)len, s);
+	}
 	return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
 		    "unknown event '%s'", name);
 mods:

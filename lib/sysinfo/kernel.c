@@ -15,6 +15,7 @@
 #include <linux/capability.h>
 
 #include "core/ctx-internal.h"
+#include "core/tracefs-internal.h"
 #include "sysinfo/sysinfo-internal.h"
 
 #define CAP_PERFMON_BIT 38 /* CAP_PERFMON, absent from older headers */
@@ -69,15 +70,12 @@ void hpm__si_read_tracefs(const struct hpm_ctx *ctx, struct hpm_sysinfo *si)
 {
 	const char *root = hpm_ctx__tracefs_root(ctx);
 	char path[PATH_MAX];
-	struct stat st;
 
 	if (!root) {
 		/* Mounted but closed to the caller (mode 700): the context
-		 * did not see it, but it is there, and not readable. */
-		if (!hpm__path(path, sizeof(path), ctx->sysfs, "kernel/tracing/events") &&
-		    stat(path, &st) && errno == EACCES)
-			hpm__path(si->tracefs, sizeof(si->tracefs), ctx->sysfs,
-				  "kernel/tracing");
+		 * did not enter it, but it is there, and not readable. */
+		if (hpm__ctx_tracefs_err(ctx) == -EACCES)
+			hpm__si_copy_str(si->tracefs, sizeof(si->tracefs), ctx->tracefs_closed);
 		return;
 	}
 	hpm__si_copy_str(si->tracefs, sizeof(si->tracefs), root);
@@ -88,4 +86,29 @@ void hpm__si_read_tracefs(const struct hpm_ctx *ctx, struct hpm_sysinfo *si)
 		si->tracefs_readable = readdir(d) != NULL;
 		closedir(d);
 	}
+}
+
+static int add_leftover(void *arg, const char *probe, int pid, const char *target)
+{
+	struct hpm_sysinfo *si = arg;
+	size_t max = sizeof(si->uprobe_leftovers) / sizeof(si->uprobe_leftovers[0]);
+
+	if (si->nr_uprobe_leftovers < max) {
+		struct hpm_uprobe_leftover *l = &si->uprobe_leftovers[si->nr_uprobe_leftovers];
+		hpm__si_copy_str(l->probe, sizeof(l->probe), probe);
+		hpm__si_copy_str(l->target, sizeof(l->target), target);
+		l->pid = pid;
+	}
+	si->nr_uprobe_leftovers++;
+	return 0;
+}
+
+void hpm__si_read_uprobe_leftovers(const struct hpm_ctx *ctx, struct hpm_sysinfo *si)
+{
+	const char *root = hpm_ctx__tracefs_root(ctx);
+
+	if (root && hpm__path(si->uprobe_events, sizeof(si->uprobe_events), root,
+			      "uprobe_events"))
+		si->uprobe_events[0] = '\0';
+	si->uprobe_leftovers_err = hpm__uprobe_leftovers(ctx, add_leftover, si);
 }

@@ -61,6 +61,8 @@ void hpm__si_read_kernel(const struct hpm_ctx *ctx, struct hpm_sysinfo *si);
 void hpm__si_read_caller(const struct hpm_ctx *ctx, struct hpm_sysinfo *si, bool live);
 /* Where tracefs is and whether its events can be listed. */
 void hpm__si_read_tracefs(const struct hpm_ctx *ctx, struct hpm_sysinfo *si);
+/* The uprobes dead hpmons left behind (core/tracefs-internal.h). */
+void hpm__si_read_uprobe_leftovers(const struct hpm_ctx *ctx, struct hpm_sysinfo *si);
 
 /* ---- pmus.c ---- */
 

@@ -53,6 +53,7 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 	hpm__si_read_kernel(ctx, si);
 	hpm__si_read_caller(ctx, si, live);
 	hpm__si_read_tracefs(ctx, si);
+	hpm__si_read_uprobe_leftovers(ctx, si);
 	if (live)
 		hpm__si_cpuid_hypervisor(si); /* also names it */
 	hpm__si_read_hypervisor_fw(ctx, si);

@@ -67,7 +67,7 @@ expect_eq "JSON PMUs" "$(ls "$devices" | sort | tr '\n' ' ')" \
 	"$(json "$E2E_TMP/out" '" ".join(sorted(p["name"] for p in j["pmus"])) + " "')"
 expect_eq "JSON problems have a fix" True \
 	"$(json "$E2E_TMP/out" 'all(p["problem"] and p["fix"] for p in j["problems"])')"
-expect_eq "JSON keys" "caller cpu hypervisor kernel pmus problems rdpmc tracefs" \
+expect_eq "JSON keys" "caller cpu hypervisor kernel pmus problems rdpmc tracefs uprobe_leftovers" \
 	"$(json "$E2E_TMP/out" '" ".join(sorted(j))')"
 if [ -z "$core" ]; then
 	expect_eq "JSON no-PMU problem" True \

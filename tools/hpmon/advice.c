@@ -166,4 +166,12 @@ void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)
 		fprintf(f, "  did you mean: %s?\n", e->suggest);
 	if (e->err == -HPM_ERR_UNKNOWN_EVENT || e->err == -HPM_ERR_UNKNOWN_PMU)
 		fprintf(f, "  'hpmon list' shows the events of this machine.\n");
+	/* the event parser's only errno failures: tracefs out of reach */
+	if (e->err == -EACCES)
+		fprintf(f, "  run hpmon as root, or let a group use tracepoints: as root, "
+			   "'mount -o remount,gid=GROUP,mode=750 /sys/kernel/tracing' (tracefs "
+			   "gives every file to that group)\n");
+	else if (e->err == -ENODEV)
+		fprintf(f, "  run hpmon as root, which mounts tracefs when it needs it, or as "
+			   "root: 'mount -t tracefs nodev /sys/kernel/tracing'\n");
 }

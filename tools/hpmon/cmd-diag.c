@@ -38,7 +38,8 @@ static void usage(FILE *f)
 		"usage: hpmon diag [--json] [--no-probe]\n\n"
 		"Report what this machine allows for performance monitoring: CPU,\n"
 		"PMUs and their counters, perf_event_paranoid, capabilities, NMI\n"
-		"watchdog, rdpmc, hypervisor, kernel and tracefs; then each problem\n"
+		"watchdog, rdpmc, hypervisor, kernel, tracefs and the uprobes killed\n"
+		"hpmons left behind; then each problem\n"
 		"found with its fix.\n\n"
 		"  --json       print the facts and problems as one JSON object\n"
 		"  --no-probe   do not open counters to count them or to test rdpmc\n"
@@ -205,6 +206,68 @@ static void judge_tracefs(const struct hpm_sysinfo *si, struct problems *ps)
 	}
 }
 
+/* Uprobes of hpmons killed before they could remove them: each keeps
+ * its file's filesystem busy (umount fails) until it is removed. */
+static void judge_uprobes(const struct hpm_sysinfo *si, struct problems *ps)
+{
+	char what[320], fix[320];
+
+	if (!si->nr_uprobe_leftovers)
+		return;
+	snprintf(what, sizeof(what),
+		 "%zu uprobe%s left in tracefs by hpmon processes that no longer run (first: "
+		 "%s of process %d): %s busy", si->nr_uprobe_leftovers,
+		 si->nr_uprobe_leftovers == 1 ? "" : "s", si->uprobe_leftovers[0].probe,
+		 si->uprobe_leftovers[0].pid,
+		 si->nr_uprobe_leftovers == 1 ? "it keeps its file's filesystem"
+					      : "they keep their files' filesystems");
+	snprintf(fix, sizeof(fix),
+		 "run any hpmon command that uses uprobes (it removes them), or as root "
+		 "remove each as 'Uprobes left behind' shows: echo '-:%s' >> %s",
+		 si->uprobe_leftovers[0].probe,
+		 si->uprobe_events[0] ? si->uprobe_events : "/sys/kernel/tracing/uprobe_events");
+	add(ps, what, fix);
+}
+
+/* The command that removes leftover @l. */
+static void leftover_remove_cmd(const struct hpm_sysinfo *si, const struct hpm_uprobe_leftover *l,
+				char *buf, size_t len)
+{
+	snprintf(buf, len, "echo '-:%s' >> %s", l->probe,
+		 si->uprobe_events[0] ? si->uprobe_events : "/sys/kernel/tracing/uprobe_events");
+}
+
+static size_t leftovers_listed(const struct hpm_sysinfo *si)
+{
+	size_t max = sizeof(si->uprobe_leftovers) / sizeof(si->uprobe_leftovers[0]);
+	return si->nr_uprobe_leftovers < max ? si->nr_uprobe_leftovers : max;
+}
+
+static void print_leftovers(const struct hpm_sysinfo *si)
+{
+	char cmd[512];
+
+	if (si->uprobe_leftovers_err == -EACCES) {
+		printf("%-22s not checked: only root may read uprobe_events\n",
+		       "Uprobes left behind:");
+		return;
+	}
+	if (si->uprobe_leftovers_err) {
+		printf("%-22s none (%s)\n", "Uprobes left behind:",
+		       si->tracefs[0] ? "this kernel has no uprobe_events" : "tracefs is not mounted");
+		return;
+	}
+	printf("%-22s %zu\n", "Uprobes left behind:", si->nr_uprobe_leftovers);
+	for (size_t i = 0; i < leftovers_listed(si); i++) {
+		const struct hpm_uprobe_leftover *l = &si->uprobe_leftovers[i];
+		leftover_remove_cmd(si, l, cmd, sizeof(cmd));
+		printf("  %s at %s (hpmon process %d no longer runs)\n    remove: %s\n", l->probe,
+		       l->target, l->pid, cmd);
+	}
+	if (si->nr_uprobe_leftovers > leftovers_listed(si))
+		printf("  ... and %zu more\n", si->nr_uprobe_leftovers - leftovers_listed(si));
+}
+
 /* "4 general counters + 3 fixed counters (source: probed)" and the like. */
 static void counters_text(const struct hpm_pmu_info *p, const char *arch,
 			  char *buf, size_t len)
@@ -307,6 +370,7 @@ static void print_text(const struct hpm_sysinfo *si, const struct problems *ps)
 	else
 		printf("%-22s %s (%s)\n", "tracefs:", si->tracefs,
 		       si->tracefs_readable ? "readable" : "not readable");
+	print_leftovers(si);
 	printf("%-22s %zu, %d core\n", "PMUs:", si->nr_pmus, si->nr_core_pmus);
 	for (size_t i = 0; i < si->nr_pmus; i++) {
 		const struct hpm_pmu_info *p = &si->pmus[i];
@@ -392,6 +456,31 @@ static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
 	else
 		json_null(&j, "path");
 	json_bool(&j, "readable", si->tracefs_readable);
+	json_obj_close(&j);
+
+	json_obj_open(&j, "uprobe_leftovers");
+	if (si->uprobe_leftovers_err == 0 || si->uprobe_leftovers_err == -ENOENT)
+		json_i64(&j, "count", (int64_t)si->nr_uprobe_leftovers);
+	else
+		json_null(&j, "count");
+	if (si->uprobe_leftovers_err && si->uprobe_leftovers_err != -ENOENT)
+		json_str(&j, "why_not_checked", si->uprobe_leftovers_err == -EACCES
+			 ? "only root may read uprobe_events" : strerror(-si->uprobe_leftovers_err));
+	else
+		json_null(&j, "why_not_checked");
+	json_arr_open(&j, "probes");
+	for (size_t i = 0; i < leftovers_listed(si); i++) {
+		const struct hpm_uprobe_leftover *l = &si->uprobe_leftovers[i];
+		char cmd[512];
+		leftover_remove_cmd(si, l, cmd, sizeof(cmd));
+		json_obj_open(&j, NULL);
+		json_str(&j, "probe", l->probe);
+		json_i64(&j, "pid", l->pid);
+		json_str(&j, "target", l->target);
+		json_str(&j, "remove", cmd);
+		json_obj_close(&j);
+	}
+	json_arr_close(&j);
 	json_obj_close(&j);
 
 	json_obj_open(&j, "rdpmc");
@@ -484,6 +573,7 @@ int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx)
 	judge_access(si, &ps);
 	judge_pmu(si, &ps);
 	judge_tracefs(si, &ps);
+	judge_uprobes(si, &ps);
 	if (o.json)
 		print_json(si, &ps);
 	else

@@ -47,6 +47,8 @@ static struct hpm_ctx *make_ctx(void)
 		.sysfs_root = getenv("HPMON_SYSFS_ROOT"),
 		.procfs_root = getenv("HPMON_PROCFS_ROOT"),
 		.tracefs_root = getenv("HPMON_TRACEFS_ROOT"),
+		/* as perf: root gets tracefs mounted when an event needs it */
+		.mount_tracefs = true,
 	};
 	return hpm_ctx__new(&o);
 }
