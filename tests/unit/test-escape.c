@@ -3,8 +3,9 @@
  * The tool's escaping of names for text and CSV output (tools/hpmon/escape.h):
  * control bytes, newlines and bytes that are not UTF-8 become visible
  * escapes, valid UTF-8 stays as it is, the result never holds a byte below
- * 0x20 nor DEL, and a cut copy stays within its buffer. The tool is not a
- * library: its one file is compiled into this test.
+ * 0x20 nor DEL, and a cut copy stays within its buffer. JSON strings hold
+ * the same characters as \\u escapes and stay valid UTF-8. The tool is not
+ * a library: its two files are compiled into this test.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "../../tools/hpmon/escape.c"
+#include "../../tools/hpmon/json.c"
 
 struct row {
 	int line;
@@ -180,6 +182,26 @@ static void test_csv(void **state)
 	free(big);
 }
 
+/* JSON: control and formatting characters as \\uXXXX, a byte that is not
+ * UTF-8 as the lone surrogate Python's surrogateescape reads back as it. */
+static void test_json(void **state)
+{
+	(void)state;
+	char buf[512];
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	struct json j;
+	json_init(&j, f, false);
+	json_str(&j, NULL, "a\x1b[2J\nb\t\"q\"\\ \xff\x80 \xc2\x9b \xe2\x80\xae \x7f caf\xc3\xa9 \xf0\x9f\x98\x80");
+	fflush(f);
+	rewind(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "\"a\\u001b[2J\\nb\\t\\\"q\\\"\\\\ \\udcff\\udc80 \\u009b \\u202e \\u007f "
+				 "caf\xc3\xa9 \xf0\x9f\x98\x80\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_ring),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,12 +5,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at @p (1 to 4) and its code point in
- * *@cp, or 0 when @p does not start one: a stray continuation byte, an
- * overlong form, a surrogate, beyond U+10FFFF or cut short (the string's
- * NUL is not a continuation byte, so no read goes past it). */
-static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
+/* Not valid: a stray continuation byte, an overlong form, a surrogate,
+ * beyond U+10FFFF or cut short (the string's NUL is not a continuation
+ * byte, so no read goes past it). */
+size_t esc_utf8(const char *s, uint32_t *cp)
 {
+	const unsigned char *p = (const unsigned char *)s;
 	unsigned char c = p[0];
 	uint32_t v, min;
 	size_t n;
@@ -39,9 +39,7 @@ static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
 	return n;
 }
 
-/* Characters that print nothing but reorder the text around them (bidi
- * controls, "Trojan Source") or end a line for some terminals. */
-static bool is_format(uint32_t cp)
+bool esc_format_char(uint32_t cp)
 {
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f ||
 	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
@@ -54,7 +52,7 @@ static bool is_format(uint32_t cp)
 static size_t esc_unit(const unsigned char *p, char out[UNIT_MAX], size_t *n)
 {
 	uint32_t cp;
-	size_t len = utf8_seq(p, &cp);
+	size_t len = esc_utf8((const char *)p, &cp);
 
 	if (!len) {
 		*n = 1;
@@ -72,7 +70,7 @@ static size_t esc_unit(const unsigned char *p, char out[UNIT_MAX], size_t *n)
 	}
 	if (cp <= 0x9f) /* a C1 control: two bytes, c2 80 to c2 9f */
 		return (size_t)snprintf(out, UNIT_MAX, "\\x%02x\\x%02x", p[0], p[1]);
-	if (is_format(cp))
+	if (esc_format_char(cp))
 		return (size_t)snprintf(out, UNIT_MAX, "\\u%04x", (unsigned)cp);
 	return 0;
 }

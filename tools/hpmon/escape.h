@@ -17,7 +17,9 @@
  *                        \uXXXX
  *
  * Every other valid UTF-8 character is kept as it is. JSON keeps its own
- * rules (json.c); CSV fields are text-escaped and then quoted (esc_csv).
+ * rules (json.c: \uXXXX for the same characters, so that a parser gets
+ * the exact name back); CSV fields are text-escaped and then quoted
+ * (esc_csv).
  *
  * Ownership: esc_text and esc_csv return either their argument (nothing to
  * escape: no copy, any length) or a buffer of this thread's that stays
@@ -31,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define ESC_RING 8
@@ -50,6 +53,15 @@ const char *esc_csv(const char *s, const char *sep);
 /* Escape @s into @buf of @len bytes (always terminated; cut on a whole
  * escape, with "..." when it does not fit). Returns the length written. */
 size_t esc_copy(char *buf, size_t len, const char *s);
+
+/* The valid UTF-8 character that @s starts: its length in bytes (1 to 4),
+ * its code point in *@cp; 0 when @s starts no valid character. */
+size_t esc_utf8(const char *s, uint32_t *cp);
+
+/* Characters that print nothing but reorder the text around them (bidi
+ * controls, "Trojan Source") or end a line for some terminals: the
+ * \uXXXX of the table above. */
+bool esc_format_char(uint32_t cp);
 
 /* Write @s escaped to @f, whatever its length. Returns fputs's result. */
 int esc_fputs(const char *s, FILE *f);
