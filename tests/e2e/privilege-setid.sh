@@ -38,6 +38,12 @@ as_nobody "$dir/plain" stat --metrics-file /etc/shadow -e task-clock -- true
 [ "$HPM_STATUS" -ne 0 ] || fail "plain copy as nobody read /etc/shadow"
 never_shows "plain copy"
 
+# Advice that offers CAP_PERFMON says what it gives away.
+as_nobody "$dir/plain" stat -e task-clock -p 1 -- true
+[ "$HPM_STATUS" -ne 0 ] || fail "nobody counted pid 1"
+expect_grep "CAP_PERFMON advice warns" \
+	"CAP_PERFMON \\(it lets all who run hpmon read other users' memory: give it to one group" "$E2E_TMP/err"
+
 # setuid root: refused, whatever the arguments, before reading any file.
 cp "$HPMON" "$dir/suid"
 chown root:root "$dir/suid"
