@@ -86,6 +86,10 @@ expect_grep "N1 paranoid" '^perf_event_paranoid: +4 \(for you: unprivileged user
 expect_grep "N1 core PMU" '^PMU armv8_pmuv3_0 \(type 10\): counters unknown \(source: unknown\)$' "$out"
 expect_grep "N1 paranoid problem" '^  - perf_event_paranoid is 4: unprivileged users may not open any counter$' "$out"
 expect_grep "N1 paranoid fix" '^    fix: sysctl -w kernel.perf_event_paranoid=2 .*CAP_PERFMON' "$out"
+# CAP_PERFMON is offered with its risk and the group recipe of the
+# kernel's perf-security documentation
+expect_grep "N1 CAP_PERFMON warning" "CAP_PERFMON for one group only, as it lets them read other users' memory" "$out"
+expect_grep "N1 CAP_PERFMON recipe" 'groupadd perf_users; chgrp perf_users HPMON; chmod o-rwx HPMON; setcap cap_perfmon,cap_sys_ptrace,cap_syslog=ep HPMON \(HPMON: \$\(command -v hpmon\); docs/hpmon-diag.md\)$' "$out"
 expect_grep "N1 tracefs problem" '^  - tracefs is not mounted' "$out"
 expect_no_grep "N1 has a PMU" 'exposes no hardware PMU' "$out"
 
@@ -112,7 +116,7 @@ out=$E2E_TMP/out
 expect_grep "user paranoid 2" '^perf_event_paranoid: +2 \(for you: your own processes in user mode only' "$out"
 expect_grep "kernel-mode problem" '^  - perf_event_paranoid is 2: kernel-mode counting \(:k\) needs perf_event_paranoid <= 1' "$out"
 expect_grep "system-wide problem" '^  - system-wide counting \(-a\) needs perf_event_paranoid <= 0$' "$out"
-expect_grep "system-wide fix" '^    fix: sysctl -w kernel.perf_event_paranoid=0 or CAP_PERFMON$' "$out"
+expect_grep "system-wide fix" "^    fix: sysctl -w kernel.perf_event_paranoid=0 or CAP_PERFMON for one group only \\(docs/hpmon-diag.md: it lets them read other users' memory\\)\$" "$out"
 expect_grep "watchdog problem" '^  - the NMI watchdog holds one counter$' "$out"
 expect_grep "watchdog fix" '^    fix: sysctl -w kernel.nmi_watchdog=0$' "$out"
 expect_grep "Skylake core PMU" '^PMU cpu \(type 4\): counters unknown \(source: unknown\)$' "$out"

@@ -9,6 +9,12 @@
 #include <hpmon/event.h>
 #include "advice.h"
 
+/* Said wherever CAP_PERFMON is offered as a fix: with it, whoever may run
+ * hpmon can sample other users' processes and copy their stacks
+ * (--call-graph dwarf), so it belongs to a group, not to everyone. */
+#define CAP_WARNING " (it lets all who run hpmon read other users' memory: " \
+		    "give it to one group, see docs/hpmon-stat.md \"Privileges\")"
+
 int advice_paranoid(struct hpm_ctx *ctx)
 {
 	char path[512];
@@ -90,12 +96,12 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 		else if (target == ADVICE_ATTACH)
 			snprintf(buf, len,
 				 "permission denied: you may count only processes you could ptrace "
-				 "(your own): another user's needs root or CAP_PERFMON");
+				 "(your own): another user's needs root or CAP_PERFMON" CAP_WARNING);
 		else if (system)
 			snprintf(buf, len,
 				 "permission denied: system-wide counting needs perf_event_paranoid <= 0 "
 				 "(it is %d): run 'sysctl -w kernel.perf_event_paranoid=0' as root, "
-				 "or give hpmon CAP_PERFMON", par);
+				 "or give hpmon CAP_PERFMON" CAP_WARNING, par);
 		else if (!a->exclude_kernel && !is_uncore(ctx, ev))
 			snprintf(buf, len,
 				 "permission denied: counting kernel mode needs perf_event_paranoid <= 1 "
@@ -105,12 +111,13 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 			/* uncore-like PMUs (msr, power ...) cannot filter by mode */
 			snprintf(buf, len,
 				 "permission denied: PMU %s counts the whole machine, which needs "
-				 "perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON",
+				 "perf_event_paranoid <= 0 (it is %d) or CAP_PERFMON" CAP_WARNING,
 				 hpm_event__pmu(ev), par);
 		else
 			snprintf(buf, len,
 				 "permission denied (perf_event_paranoid is %d): watching another "
-				 "user's process needs CAP_PERFMON or perf_event_paranoid <= 0", par);
+				 "user's process needs CAP_PERFMON" CAP_WARNING
+				 " or perf_event_paranoid <= 0", par);
 		return;
 	case ENOENT:
 	case EOPNOTSUPP:

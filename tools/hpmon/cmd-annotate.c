@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "escape.h"
 #include "report-view.h"
 
 static const char annotate_usage[] =
@@ -38,6 +39,22 @@ static void src_free(struct src *s)
 		free(s->lines[i]);
 	free(s->lines);
 	memset(s, 0, sizeof(*s));
+}
+
+/* A source line for the terminal: tabs to 8-column stops (indentation kept),
+ * then escaped like any other text from a file. */
+static const char *src_text(const char *t, char *buf, size_t len)
+{
+	size_t col = 0;
+	for (; *t && col + 9 < len; t++)
+		if (*t == '\t')
+			do
+				buf[col++] = ' ';
+			while (col % 8);
+		else
+			buf[col++] = *t;
+	buf[col] = '\0';
+	return esc_text(buf);
 }
 
 static const char *src_line(struct src *s, const char *path, unsigned n)
@@ -88,15 +105,15 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 		}
 	}
 	if (sym < 0) {
-		fprintf(stderr, "hpmon annotate: no samples in a function named '%s'%s\n", symbol,
+		fprintf(stderr, "hpmon annotate: no samples in a function named '%s'%s\n", esc_text(symbol),
 			dso_name ? " in that object" : "");
 		return HPM_EXIT_FAIL;
 	}
 	const struct rep_sym *s = &r->syms[sym];
 	struct rep_dso *d = &r->dsos[s->dso];
 	if (!d->d || !s->resolved || !s->size) {
-		fprintf(stderr, "hpmon annotate: '%s' in %s cannot be disassembled (%s)\n", symbol,
-			d->path, d->d ? "its size is unknown" : "the object cannot be read");
+		fprintf(stderr, "hpmon annotate: '%s' in %s cannot be disassembled (%s)\n",
+			esc_text(symbol), esc_text(d->path), d->d ? "its size is unknown" : "the object cannot be read");
 		return HPM_EXIT_FAIL;
 	}
 	size_t size = s->size > (1u << 20) ? (1u << 20) : (size_t)s->size;
@@ -105,7 +122,7 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 	ssize_t got = code ? hpm_dso__read(d->d, s->start, code, size) : -1;
 	if (!code || !dis || got <= 0) {
 		fprintf(stderr, "hpmon annotate: cannot %s %s in %s\n", dis ? "read the code of" :
-			"disassemble", symbol, d->path);
+			"disassemble", esc_text(symbol), esc_text(d->path));
 		free(code);
 		hpm_disasm__free(dis);
 		return HPM_EXIT_FAIL;
@@ -115,8 +132,8 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 	for (size_t l = 0; l < r->nr_locs; l++)
 		if (r->locs[l].sym == (uint32_t)sym)
 			total += r->locs[l].count[r->main_ev];
-	printf("# %s  [%s]  %s: %" PRIu64 " samples of %" PRIu64 " (%.2f%%)\n", symbol, d->path,
-	       r->meta.events[r->main_ev].name, total, r->ev_samples[r->main_ev],
+	printf("# %s  [%s]  %s: %" PRIu64 " samples of %" PRIu64 " (%.2f%%)\n", esc_text(symbol),
+	       esc_text(d->path), esc_text(r->meta.events[r->main_ev].name), total, r->ev_samples[r->main_ev],
 	       r->ev_samples[r->main_ev] ? 100.0 * (double)total / (double)r->ev_samples[r->main_ev] : 0);
 	printf("# %8s %7s  %-12s  %s\n", "samples", "percent", "address", "instruction");
 	struct src src = { .path = "" };
@@ -136,7 +153,9 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 			if (hs.file && hs.line && (hs.line != last_line || hs.file != last_file)) {
 				const char *t = src_line(&src, hs.file, hs.line);
 				const char *b = strrchr(hs.file, '/');
-				printf("%30s %s:%u  %s\n", "", b ? b + 1 : hs.file, hs.line, t ? t : "");
+				char tb[2048];
+				printf("%30s %s:%u  %s\n", "", esc_text(b ? b + 1 : hs.file), hs.line,
+				       t ? src_text(t, tb, sizeof(tb)) : "");
 				last_file = hs.file;
 				last_line = hs.line;
 			}

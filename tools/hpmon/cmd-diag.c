@@ -111,19 +111,26 @@ static void judge_access(const struct hpm_sysinfo *si, struct problems *ps)
 			 "perf_event_paranoid is %d: unprivileged users may not "
 			 "open any counter", p);
 		add(ps, what, "sysctl -w kernel.perf_event_paranoid=2 (own processes, "
-			      "user mode), or give the user CAP_PERFMON "
-			      "(setcap cap_perfmon+ep $(command -v hpmon))");
+			      "user mode); or CAP_PERFMON for one group only, as it lets "
+			      "them read other users' memory: groupadd perf_users; "
+			      "chgrp perf_users HPMON; chmod o-rwx HPMON; setcap "
+			      "cap_perfmon,cap_sys_ptrace,cap_syslog=ep HPMON "
+			      "(HPMON: $(command -v hpmon); docs/hpmon-diag.md)");
 		return;
 	}
 	if (!si->allow_kernel) {
 		snprintf(what, sizeof(what),
 			 "perf_event_paranoid is %d: kernel-mode counting (:k) "
 			 "needs perf_event_paranoid <= 1; hpmon counts user mode only", p);
-		add(ps, what, "sysctl -w kernel.perf_event_paranoid=1, or CAP_PERFMON");
+		add(ps, what, "sysctl -w kernel.perf_event_paranoid=1, or CAP_PERFMON "
+			      "for one group only (docs/hpmon-diag.md: it lets them "
+			      "read other users' memory)");
 	}
 	if (!si->allow_cpu_wide)
 		add(ps, "system-wide counting (-a) needs perf_event_paranoid <= 0",
-		    "sysctl -w kernel.perf_event_paranoid=0 or CAP_PERFMON");
+		    "sysctl -w kernel.perf_event_paranoid=0 or CAP_PERFMON for one "
+		    "group only (docs/hpmon-diag.md: it lets them read other "
+		    "users' memory)");
 }
 
 static void judge_pmu(const struct hpm_sysinfo *si, struct problems *ps)
@@ -161,7 +168,8 @@ static void judge_pmu(const struct hpm_sysinfo *si, struct problems *ps)
 				 "counters of %s could not be probed: %s", p->name,
 				 strerror(-p->probe_err));
 			add(ps, what, "sysctl -w kernel.perf_event_paranoid=2 or lower, "
-				      "or CAP_PERFMON");
+				      "or CAP_PERFMON for one group only (docs/hpmon-diag.md: "
+				      "it lets them read other users' memory)");
 		} else if (p->probe_err == -EBUSY) {
 			snprintf(what, sizeof(what),
 				 "no counter of %s is free: another user (a profiler, "

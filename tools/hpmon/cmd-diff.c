@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "escape.h"
 #include "json.h"
 #include "report-view.h"
 
@@ -153,10 +154,12 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		json_obj_close(&j);
 		json_end(&j);
 	} else {
-		printf("# A: %s (%s, %" PRIu64 " samples of %s)\n", argv[optind], a.meta.command,
-		       a.ev_samples[a.main_ev], a.meta.events[a.main_ev].name);
-		printf("# B: %s (%s, %" PRIu64 " samples of %s)\n", argv[optind + 1], b.meta.command,
-		       b.ev_samples[b.main_ev], b.meta.events[b.main_ev].name);
+		printf("# A: %s (%s, %" PRIu64 " samples of %s)\n", esc_text(argv[optind]),
+		       esc_text(a.meta.command), a.ev_samples[a.main_ev],
+		       esc_text(a.meta.events[a.main_ev].name));
+		printf("# B: %s (%s, %" PRIu64 " samples of %s)\n", esc_text(argv[optind + 1]),
+		       esc_text(b.meta.command), b.ev_samples[b.main_ev],
+		       esc_text(b.meta.events[b.main_ev].name));
 		printf("# %10s %10s %10s %8s %8s %8s %8s  %s\n", "samples A", "samples B", "delta",
 		       "ratio", "% A", "% B", "points", "symbol  dso");
 		for (size_t i = 0; i < n; i++) {
@@ -170,7 +173,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 				snprintf(ratio, sizeof(ratio), "new");
 			printf("  %10" PRIu64 " %10" PRIu64 " %+10" PRId64 " %8s %7.2f%% %7.2f%% %+8.2f  %s  %s\n",
 			       d->a, d->b, (int64_t)d->b - (int64_t)d->a, d->b || d->a ? ratio : "-",
-			       d->pa, d->pb, d->pb - d->pa, d->sym, d->dso);
+			       d->pa, d->pb, d->pb - d->pa, esc_text(d->sym), esc_text(d->dso));
 		}
 		rep_print_notes(stdout, &a, "# A:");
 		rep_print_notes(stdout, &b, "# B:");

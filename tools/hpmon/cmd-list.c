@@ -19,6 +19,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "escape.h"
 #include "json.h"
 
 #define MAX_NOTES 16
@@ -204,17 +205,18 @@ static void print_line(struct lister *l, const struct hpm_catalog_entry *e,
 	if (!l->kind || strcmp(l->kind, kind) ||
 	    (!strcmp(kind, "pmu") && strcmp(l->pmu, e->pmu))) {
 		if (!strcmp(kind, "pmu"))
-			printf("%sPMU events of %s:\n", l->kind ? "\n" : "", e->pmu);
+			printf("%sPMU events of %s:\n", l->kind ? "\n" : "", esc_text(e->pmu));
 		else
 			printf("%s%s:\n", l->kind ? "\n" : "", section_title(kind));
 		l->kind = kind;
 		snprintf(l->pmu, sizeof(l->pmu), "%s", e->pmu);
 	}
-	printf("  %-34s [%s]%s%s", e->name, kind, e->desc[0] ? "  " : "", e->desc);
+	printf("  %-34s [%s]%s%s", esc_text(e->name), kind, e->desc[0] ? "  " : "",
+	       esc_text(e->desc));
 	if (supported > 0)
 		printf("  (supported%s)\n", how);
 	else if (supported == 0)
-		printf("  (not supported: %s)\n", reason);
+		printf("  (not supported: %s)\n", esc_text(reason));
 	else
 		printf("  (not probed)\n");
 }
@@ -285,7 +287,7 @@ static void print_footer(FILE *f, struct lister *l,
 	if (l->nr_notes) {
 		fprintf(f, "\nWhy events are not supported:\n");
 		for (size_t i = 0; i < l->nr_notes; i++)
-			fprintf(f, "  - %s\n", l->notes[i]);
+			fprintf(f, "  - %s\n", esc_text(l->notes[i]));
 	}
 }
 
@@ -455,12 +457,12 @@ static int list_metrics(struct hpm_ctx *ctx, struct lister *l)
 			json_obj_close(&l->j);
 			continue;
 		}
-		printf("  %-24s [%s] %s (%s%s%s)\n      = %s\n", hpm_metric__name(m),
-		       hpm_metric__groups(m), hpm_metric__desc(m),
+		printf("  %-24s [%s] %s (%s%s%s)\n      = %s\n", esc_text(hpm_metric__name(m)),
+		       esc_text(hpm_metric__groups(m)), esc_text(hpm_metric__desc(m)),
 		       hpm_metric_form__str(hpm_metric__form(m)), hpm_metric__unit(m)[0] ? ", " : "",
-		       hpm_metric__unit(m), hpm_metric__formula(m));
+		       esc_text(hpm_metric__unit(m)), esc_text(hpm_metric__formula(m)));
 		if (rc)
-			printf("      n/a here: %s\n", err.msg);
+			printf("      n/a here: %s\n", esc_text(err.msg));
 	}
 	if (o->json) {
 		json_arr_close(&l->j);

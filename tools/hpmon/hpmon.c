@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/auxv.h>
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
@@ -36,7 +38,53 @@ static void usage(FILE *f)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nRun 'hpmon COMMAND --help' for a command's options.\n"
 		   "Environment: HPMON_SYSFS_ROOT, HPMON_PROCFS_ROOT and "
-		   "HPMON_TRACEFS_ROOT point hpmon at recorded trees.\n");
+		   "HPMON_TRACEFS_ROOT point hpmon at recorded trees (ignored when\n"
+		   "hpmon runs with privileges its caller lacks: file capabilities).\n");
+}
+
+/*
+ * A setuid or setgid hpmon would give whoever runs it the owner's rights:
+ * it runs the command, reads --metrics-file and writes -o as the owner,
+ * and counts and samples any process. Refused before anything else is
+ * read (options, files, environment). File capabilities (CAP_PERFMON, see
+ * docs/hpmon-stat.md "Privileges") keep the real and effective ids equal
+ * and are not refused.
+ */
+static int refuse_setid(void)
+{
+	uid_t ruid = getuid(), euid = geteuid();
+	gid_t rgid = getgid(), egid = getegid();
+
+	if (ruid == euid && rgid == egid)
+		return 0;
+	fprintf(stderr,
+		"hpmon: refusing to run set%s: real %s %u, effective %s %u. A set-id "
+		"hpmon would let every user who runs it read the owner's files and "
+		"other users' memory. Remove the bit (chmod u-s,g-s on the hpmon "
+		"binary); to let a group measure, see 'Privileges' in "
+		"docs/hpmon-stat.md\n",
+		ruid != euid ? "uid" : "gid", ruid != euid ? "uid" : "gid",
+		ruid != euid ? (unsigned)ruid : (unsigned)rgid, ruid != euid ? "uid" : "gid",
+		ruid != euid ? (unsigned)euid : (unsigned)egid);
+	return 1;
+}
+
+/*
+ * The roots of sysfs, procfs and tracefs can be pointed at recorded trees,
+ * but only when hpmon runs with the caller's own rights: a binary with
+ * file capabilities (AT_SECURE) must not read or trust a tree the caller
+ * planted. secure_getenv already returns NULL then; the explicit checks
+ * keep that true with a libc that does not.
+ */
+static const char *env_root(const char *name)
+{
+	if (getauxval(AT_SECURE) || getuid() != geteuid() || getgid() != getegid()) {
+		if (getenv(name)) /* say why the tree is not used */
+			fprintf(stderr, "hpmon: %s is ignored: hpmon runs with privileges "
+				"its caller lacks (set-id or file capabilities)\n", name);
+		return NULL;
+	}
+	return secure_getenv(name);
 }
 
 /* The library never reads the environment; the tool does, here only. */
@@ -44,9 +92,9 @@ static struct hpm_ctx *make_ctx(void)
 {
 	struct hpm_ctx_opts o = {
 		.sz = sizeof(o),
-		.sysfs_root = getenv("HPMON_SYSFS_ROOT"),
-		.procfs_root = getenv("HPMON_PROCFS_ROOT"),
-		.tracefs_root = getenv("HPMON_TRACEFS_ROOT"),
+		.sysfs_root = env_root("HPMON_SYSFS_ROOT"),
+		.procfs_root = env_root("HPMON_PROCFS_ROOT"),
+		.tracefs_root = env_root("HPMON_TRACEFS_ROOT"),
 		/* as perf: root gets tracefs mounted when an event needs it */
 		.mount_tracefs = true,
 	};
@@ -57,6 +105,8 @@ int main(int argc, char **argv)
 {
 	char *help_args[3] = { NULL, (char *)"--help", NULL };
 
+	if (refuse_setid())
+		return HPM_EXIT_FAIL;
 	if (argc < 2) {
 		usage(stderr);
 		return HPM_EXIT_USAGE;

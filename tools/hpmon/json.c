@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "json.h"
+#include "escape.h"
 
 #include <math.h>
 #include <inttypes.h>
@@ -12,21 +13,36 @@ void json_init(struct json *j, FILE *f, bool pretty)
 	j->pretty = pretty;
 }
 
+/*
+ * A JSON string that holds the exact bytes of @s and shows a terminal no
+ * control character: control characters (C0, DEL, C1) and the formatting
+ * characters of escape.h as \uXXXX; a byte that is not UTF-8 as the lone
+ * surrogate \udcXX (0x80-0xff), which is what Python's "surrogateescape"
+ * turns back into the byte, so that the output stays valid UTF-8.
+ */
 static void put_escaped(FILE *f, const char *s)
 {
+	size_t n;
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
+	for (const char *p = s; *p; p += n) {
+		uint32_t cp;
+		n = esc_utf8(p, &cp);
+		if (!n) {
+			fprintf(f, "\\u%04x", 0xdc00u | (unsigned char)*p);
+			n = 1;
+			continue;
+		}
+		switch (cp) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
 		case '\n': fputs("\\n", f); break;
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
+			if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || esc_format_char(cp))
+				fprintf(f, "\\u%04x", (unsigned)cp);
 			else
-				fputc(*p, f);
+				fwrite(p, 1, n, f);
 		}
 	}
 	fputc('"', f);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Printing a loaded profile (report-view.h): text, CSV, JSON, folded stacks. */
+/* Printing a loaded profile (report-view.h): text, CSV, JSON, folded stacks.
+ * Every name from the profile goes through escape.h in text, CSV and folded
+ * output; JSON escapes by its own rules. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hpmon/metric.h>
 
+#include "escape.h"
 #include "json.h"
 #include "report-view.h"
 
@@ -46,24 +49,26 @@ static struct hpm_value *row_metrics(const struct rep *r, const struct rep_row *
 
 static int metric_width(const struct rep *r, size_t i)
 {
-	int n = (int)strlen(rep_metrics_name(r->metrics, i));
+	int n = (int)strlen(esc_text(rep_metrics_name(r->metrics, i)));
 	return n > 10 ? n : 10;
 }
 
 static void print_header(FILE *f, const struct rep *r, const char *prefix)
 {
-	fprintf(f, "%s profile of: %s\n", prefix, r->meta.command);
-	fprintf(f, "%s host %s (%s, %s), kernel %s\n", prefix, r->meta.host, r->meta.arch,
-		r->meta.cpu_model[0] ? r->meta.cpu_model : "CPU model unknown", r->meta.kernel);
+	fprintf(f, "%s profile of: %s\n", prefix, esc_text(r->meta.command));
+	fprintf(f, "%s host %s (%s, %s), kernel %s\n", prefix, esc_text(r->meta.host),
+		esc_text(r->meta.arch),
+		r->meta.cpu_model[0] ? esc_text(r->meta.cpu_model) : "CPU model unknown",
+		esc_text(r->meta.kernel));
 	for (uint32_t i = 0; i < r->nr_ev; i++) {
 		const struct hpm_profile_event *e = &r->meta.events[i];
 		if (e->trigger)
 			fprintf(f, "%s event %s: %" PRIu64 " samples, %s %" PRIu64 "%s, total %.0f\n",
-				prefix, e->name, r->ev_samples[i], e->freq ? "frequency" : "period",
+				prefix, esc_text(e->name), r->ev_samples[i], e->freq ? "frequency" : "period",
 				e->period, e->freq ? " Hz" : "", r->ev_period[i]);
 		else
-			fprintf(f, "%s event %s: read at each sample of %s\n", prefix, e->name,
-				r->meta.events[e->leader].name);
+			fprintf(f, "%s event %s: read at each sample of %s\n", prefix, esc_text(e->name),
+				esc_text(r->meta.events[e->leader].name));
 	}
 }
 
@@ -72,7 +77,7 @@ void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
 	if (!r->st.complete)
 		fprintf(f, "%s warning: the profile is incomplete: %s; what comes before "
 			"(%" PRIu64 " chunks, %" PRIu64 " of %" PRIu64 " bytes) is reported\n",
-			prefix, r->st.what, r->st.chunks, r->st.good_bytes, r->st.file_bytes);
+			prefix, esc_text(r->st.what), r->st.chunks, r->st.good_bytes, r->st.file_bytes);
 	if (r->lost || r->lost_samples)
 		fprintf(f, "%s warning: the kernel dropped %" PRIu64 " records and %" PRIu64
 			" samples while recording (ring buffer full)\n", prefix, r->lost,
@@ -106,7 +111,7 @@ void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
 			why = "the file was rebuilt since (build-id differs) and no debug file has the old one";
 		else if (!hpm_dso__has_symbols(d->d))
 			why = "the file has no symbol table (stripped) and no debug file was found";
-		fprintf(f, "%s   %-30s %8" PRIu64 " of %" PRIu64 " samples: %s\n", prefix, d->path,
+		fprintf(f, "%s   %-30s %8" PRIu64 " of %" PRIu64 " samples: %s\n", prefix, esc_text(d->path),
 			d->nosym, d->samples, why);
 	}
 }
@@ -123,23 +128,23 @@ static void print_text(FILE *f, struct rep *r, double min_pct)
 	print_header(f, r, "#");
 	for (size_t m = 0; m < nm; m++) {
 		const char *unit = rep_metrics_unit(r->metrics, m);
-		fprintf(f, "# metric %s = %s%s%s%s\n", rep_metrics_name(r->metrics, m),
-			rep_metrics_formula(r->metrics, m), unit[0] ? " (" : "", unit,
+		fprintf(f, "# metric %s = %s%s%s%s\n", esc_text(rep_metrics_name(r->metrics, m)),
+			esc_text(rep_metrics_formula(r->metrics, m)), unit[0] ? " (" : "", esc_text(unit),
 			unit[0] ? ")" : "");
 	}
 	fprintf(f, "#\n#");
 	for (uint32_t e = 0; e < r->nr_ev; e++)
 		if (r->meta.events[e].trigger)
-			fprintf(f, " %10s %7s", r->nr_ev > 1 ? r->meta.events[e].name : "samples",
+			fprintf(f, " %10s %7s", r->nr_ev > 1 ? esc_text(r->meta.events[e].name) : "samples",
 				"percent");
 	fprintf(f, " %7s", "cum%");
 	for (uint32_t e = 0; e < r->nr_ev; e++)
 		if (is_member(r, e)) {
 			ratio_name(r, e, buf, sizeof(buf));
-			fprintf(f, " %12s", buf);
+			fprintf(f, " %12s", esc_text(buf));
 		}
 	for (size_t m = 0; m < nm; m++)
-		fprintf(f, " %*s", metric_width(r, m), rep_metrics_name(r->metrics, m));
+		fprintf(f, " %*s", metric_width(r, m), esc_text(rep_metrics_name(r->metrics, m)));
 	for (size_t i = 0; i < o->nr_keys; i++)
 		fprintf(f, "  %s", o->keys[i] == SK_SYM ? "symbol" : rep_key_names[o->keys[i]]);
 	fprintf(f, "\n");
@@ -167,7 +172,7 @@ static void print_text(FILE *f, struct rep *r, double min_pct)
 			else
 				fprintf(f, " %*.3f", metric_width(r, m), v[m].value);
 		for (size_t k = 0; k < o->nr_keys; k++)
-			fprintf(f, "  %s", rep_key_text(r, row, o->keys[k], buf, sizeof(buf)));
+			fprintf(f, "  %s", esc_text(rep_key_text(r, row, o->keys[k], buf, sizeof(buf))));
 		fprintf(f, "\n");
 	}
 	free(mv);
@@ -193,39 +198,29 @@ static void print_callgraph(FILE *f, struct rep *r, double min_pct)
 			order[n++] = i;
 	qsort_r(order, n, sizeof(*order), cmp_incl, r);
 	fprintf(f, "\n# call graph of %s: inclusive and self percent, callers (<-) and callees (->)\n",
-		r->meta.events[r->main_ev].name);
+		esc_text(r->meta.events[r->main_ev].name));
 	fprintf(f, "# %9s %8s  %s\n", "inclusive", "self", "symbol");
 	for (size_t i = 0; i < n; i++) {
 		const struct rep_sym *s = &r->syms[order[i]];
 		if (pct(s->incl, total) < min_pct)
 			continue;
 		fprintf(f, "  %8.2f%% %7.2f%%  %s  [%s]\n", pct(s->incl, total), pct(s->self, total),
-			s->name, r->dsos[s->dso].base);
+			esc_text(s->name), esc_text(r->dsos[s->dso].base));
 		for (size_t e = 0; e < r->nr_edges; e++)
 			if (r->edges[e].callee == order[i] && r->edges[e].caller != order[i])
 				fprintf(f, "  %19s <- %6.2f%%  %s\n", "", pct(r->edges[e].period, total),
-					r->syms[r->edges[e].caller].name);
+					esc_text(r->syms[r->edges[e].caller].name));
 		for (size_t e = 0; e < r->nr_edges; e++)
 			if (r->edges[e].caller == order[i] && r->edges[e].callee != order[i])
 				fprintf(f, "  %19s -> %6.2f%%  %s\n", "", pct(r->edges[e].period, total),
-					r->syms[r->edges[e].callee].name);
+					esc_text(r->syms[r->edges[e].callee].name));
 	}
 	free(order);
 }
 
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	fputs(esc_csv(s, ","), f);
 }
 
 static void print_csv(FILE *f, struct rep *r)
@@ -234,13 +229,21 @@ static void print_csv(FILE *f, struct rep *r)
 	char buf[512];
 	for (uint32_t e = 0; e < r->nr_ev; e++)
 		if (r->meta.events[e].trigger) {
-			fprintf(f, "%s_samples,%s_period,%s_percent,", r->meta.events[e].name,
-				r->meta.events[e].name, r->meta.events[e].name);
+			const char *n = r->meta.events[e].name;
+			char col[3][512];
+			snprintf(col[0], sizeof(col[0]), "%s_samples", n);
+			snprintf(col[1], sizeof(col[1]), "%s_period", n);
+			snprintf(col[2], sizeof(col[2]), "%s_percent", n);
+			for (int c = 0; c < 3; c++) {
+				csv_field(f, col[c]);
+				fputc(',', f);
+			}
 		}
 	for (uint32_t e = 0; e < r->nr_ev; e++)
 		if (is_member(r, e)) {
 			ratio_name(r, e, buf, sizeof(buf));
-			fprintf(f, "%s,", buf);
+			csv_field(f, buf);
+			fputc(',', f);
 		}
 	size_t nm = rep_metrics_count(r->metrics);
 	struct hpm_value *mv = nm ? calloc(nm, sizeof(*mv)) : NULL;
@@ -407,9 +410,9 @@ static void print_folded(FILE *f, struct rep *r)
 {
 	for (size_t i = 0; i < r->nr_stacks; i++) {
 		const struct rep_stack *s = &r->stacks[i];
-		fputs(rep_str(r, s->comm), f);
+		fputs(esc_text(rep_str(r, s->comm)), f);
 		for (uint32_t k = 0; k < s->nr; k++)
-			fprintf(f, ";%s", r->syms[s->syms[k]].name);
+			fprintf(f, ";%s", esc_text(r->syms[s->syms[k]].name));
 		fprintf(f, " %" PRIu64 "\n", s->samples);
 	}
 }

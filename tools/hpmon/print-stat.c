@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Printing hpmon stat reports: perf's human table, perf's -x CSV columns,
- * and hpmon's JSON. Nothing here measures.
+ * and hpmon's JSON. Nothing here measures. Names (events, metrics, comm,
+ * the command line) go through escape.h in text and CSV.
  */
 #include <math.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "json.h"
 #include "stat.h"
 
@@ -223,10 +225,10 @@ static void fig_text(const struct fig *f, char *buf, size_t len)
 	char num[32], sig[24] = "";
 	if (f->na) {
 		if (f->name)
-			snprintf(buf, len, "#      n/a %s%s(%s): %s", f->unit, f->unit[0] ? " " : "",
-				 f->name, f->reason);
+			snprintf(buf, len, "#      n/a %s%s(%s): %s", esc_text(f->unit),
+				 f->unit[0] ? " " : "", esc_text(f->name), esc_text(f->reason));
 		else
-			snprintf(buf, len, "#      n/a %s: %s", f->unit, f->reason);
+			snprintf(buf, len, "#      n/a %s: %s", esc_text(f->unit), esc_text(f->reason));
 		return;
 	}
 	if (f->name)
@@ -238,10 +240,10 @@ static void fig_text(const struct fig *f, char *buf, size_t len)
 	else if (f->rel_sigma > 0)
 		snprintf(sig, sizeof(sig), " ±%.2g%%", 100 * f->rel_sigma);
 	if (f->name)
-		snprintf(buf, len, "# %s %s%s(%s)%s", num, f->unit, f->unit[0] ? " " : "", f->name,
-			 sig);
+		snprintf(buf, len, "# %s %s%s(%s)%s", num, esc_text(f->unit), f->unit[0] ? " " : "",
+			 esc_text(f->name), sig);
 	else
-		snprintf(buf, len, "# %s %s%s", num, f->unit, sig);
+		snprintf(buf, len, "# %s %s%s", num, esc_text(f->unit), sig);
 }
 
 static const char *status_word(const struct hpm_count *c)
@@ -287,11 +289,11 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 	if (r->interval)
 		fprintf(o->f, "%16.9f ", r->ts);
 	if (prefix)
-		fprintf(o->f, "%-20s ", prefix);
+		fprintf(o->f, "%-20s ", esc_text(prefix));
 	if (st) {
-		fprintf(o->f, "%18s      %-32s", st, e->name);
+		fprintf(o->f, "%18s      %-32s", st, esc_text(e->name));
 		if (sh.c->err && e->reason[0] && !prefix)
-			fprintf(o->f, " # %s", e->reason);
+			fprintf(o->f, " # %s", esc_text(e->reason));
 		fputc('\n', o->f);
 		nf = figures(r, &sh, i, f, units);
 		for (size_t k = 0; k < nf; k++)
@@ -314,7 +316,7 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 	nf = figures(r, &sh, i, f, units);
 	if (nf)
 		fig_text(&f[0], mbuf, sizeof(mbuf));
-	fprintf(o->f, "%18s %-5s %-32s %-28s", num, unit, e->name, mbuf);
+	fprintf(o->f, "%18s %-5s %-32s %-28s", num, esc_text(unit), esc_text(e->name), mbuf);
 	if (r->runs > 1 && !prefix)
 		fprintf(o->f, " ( +- %5.2f%% )", e->rsd_pct);
 	count_sigma(&sh, sig, sizeof(sig));
@@ -354,10 +356,10 @@ static void print_human(const struct stat_out *o, const struct stat_report *r)
 		if (r->argv) {
 			fputc('\'', o->f);
 			for (size_t i = 0; r->argv[i]; i++)
-				fprintf(o->f, "%s%s", i ? " " : "", r->argv[i]);
+				fprintf(o->f, "%s%s", i ? " " : "", esc_text(r->argv[i]));
 			fputc('\'', o->f);
 		} else {
-			fprintf(o->f, "'%s'", r->target);
+			fprintf(o->f, "'%s'", esc_text(r->target));
 		}
 		if (r->runs > 1)
 			fprintf(o->f, " (%d runs)", r->runs);
@@ -424,7 +426,7 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 	if (r->interval)
 		fprintf(o->f, "%16.9f%s", r->ts, s);
 	if (prefix)
-		fprintf(o->f, "%s%s", prefix, s);
+		fprintf(o->f, "%s%s", esc_csv(prefix, s), s);
 	if (st)
 		fprintf(o->f, "%s", st);
 	else if (e->clock)
@@ -433,7 +435,8 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 		fprintf(o->f, "%.2f", sh.value);
 	else
 		fprintf(o->f, "%.0f", sh.value);
-	fprintf(o->f, "%s%s%s%s", s, e->clock ? "msec" : (e->unit ? e->unit : ""), s, e->name);
+	fprintf(o->f, "%s%s%s%s", s, esc_csv(e->clock ? "msec" : e->unit, s), s,
+		esc_csv(e->name, s));
 	if (r->runs > 1)
 		fprintf(o->f, "%s%.2f%%", s, e->rsd_pct);
 	fprintf(o->f, "%s%llu%s%.2f", s, (unsigned long long)sh.c->running, s,
@@ -444,7 +447,7 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 		;
 	if (first < nf) {
 		csv_unit(&f[first], ubuf, sizeof(ubuf));
-		fprintf(o->f, "%s%.3f%s%s\n", s, f[first].v, s, ubuf);
+		fprintf(o->f, "%s%.3f%s%s\n", s, f[first].v, s, esc_csv(ubuf, s));
 	} else {
 		fprintf(o->f, "%s%s\n", s, s);
 	}
@@ -455,11 +458,11 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 		if (r->interval)
 			fprintf(o->f, "%16.9f%s", r->ts, s);
 		if (prefix)
-			fprintf(o->f, "%s%s", prefix, s);
+			fprintf(o->f, "%s%s", esc_csv(prefix, s), s);
 		for (int n = 0; n < 4 + (r->runs > 1); n++)
 			fputs(s, o->f);
 		csv_unit(&f[k], ubuf, sizeof(ubuf));
-		fprintf(o->f, "%s%.3f%s%s\n", s, f[k].v, s, ubuf);
+		fprintf(o->f, "%s%.3f%s%s\n", s, f[k].v, s, esc_csv(ubuf, s));
 	}
 }
 
@@ -699,7 +702,7 @@ void stat_print_notes(const struct stat_out *o, const struct stat_report *r)
 	if (o->fmt == FMT_JSON)
 		return; /* in the closing object */
 	for (size_t k = 0; k < r->nr_notes; k++)
-		fprintf(o->f, "# hpmon: %s\n", r->notes[k]);
+		fprintf(o->f, "# hpmon: %s\n", esc_text(r->notes[k]));
 	fflush(o->f);
 }
 
@@ -752,10 +755,10 @@ void stat_print_trace(const struct stat_out *o, const struct stat_report *r,
 	const char *s = o->fmt == FMT_CSV ? o->sep : " ";
 	if (o->fmt == FMT_CSV)
 		fprintf(o->f, "trace%s%.9f%s%s%s%d%s%d%s%d%s%s", s, ts, s, kind, s, t->pid, s,
-			t->tid, s, t->ppid, s, t->comm);
+			t->tid, s, t->ppid, s, esc_csv(t->comm, s));
 	else
 		fprintf(o->f, "# %12.6f %-12s pid %-7d tid %-7d ppid %-7d %-16s", ts, kind,
-			t->pid, t->tid, t->ppid, t->comm);
+			t->pid, t->tid, t->ppid, esc_text(t->comm));
 	if (counts)
 		for (size_t i = 0; i < r->nr_ev; i++) {
 			char num[64];
@@ -770,7 +773,7 @@ void stat_print_trace(const struct stat_out *o, const struct stat_report *r,
 			if (o->fmt == FMT_CSV)
 				fprintf(o->f, "%s%s", s, num);
 			else
-				fprintf(o->f, " %s=%s", r->ev[i].name, num);
+				fprintf(o->f, " %s=%s", esc_text(r->ev[i].name), num);
 		}
 	fputc('\n', o->f);
 	fflush(o->f);

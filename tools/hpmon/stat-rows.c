@@ -13,18 +13,22 @@
 #include "stat-cmd.h"
 
 /* Thread @tid's name, from the context's procfs (tests point it at
- * recorded trees); "" when it cannot be read. */
+ * recorded trees); "" when it cannot be read. The name is any bytes, a
+ * newline among them: only the one the kernel adds is dropped (the
+ * printers escape the rest). */
 static void read_comm(const struct hpm_ctx *ctx, pid_t tid, char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%d/comm", hpm_ctx__procfs_root(ctx), (int)tid);
 	FILE *f = fopen(path, "r");
-	buf[0] = '\0';
+	size_t n = 0;
 	if (f) {
-		if (fgets(buf, (int)len, f))
-			buf[strcspn(buf, "\n")] = '\0';
+		n = fread(buf, 1, len - 1, f);
 		fclose(f);
 	}
+	if (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
 }
 
 /* Thread @tid's process, from the context's procfs; @tid itself when it

@@ -16,6 +16,7 @@
 #include <hpmon/counters.h>
 #include <hpmon/session.h>
 #include "builtin.h"
+#include "escape.h"
 #include "json.h"
 #include "launch.h"
 #include "stat-user.h"
@@ -355,11 +356,13 @@ static void region_rows(const struct row_ctx *c, const char *name, const char *t
 		/* region,NAME,THREAD,CALLS,COUNT,EVENT,PCT_RUNNING,FLAGS */
 		const char *sep = o->sep;
 		for (size_t e = 0; e < (ne ? ne : 1); e++) {
-			fprintf(o->f, "region%s%s%s%s%s%llu%s", sep, name, sep, thread, sep,
+			fprintf(o->f, "region%s%s%s%s%s%llu%s", sep, esc_csv(name, sep), sep,
+				esc_csv(thread, sep), sep,
 				(unsigned long long)st->calls, sep);
 			if (ne)
 				fprintf(o->f, "%.0f%s%s%s%.2f%s", hpm_count__scaled(&st->c[e]), sep,
-					event_name(c, e), sep, hpm_count__pct_running(&st->c[e]),
+					esc_csv(event_name(c, e), sep), sep,
+					hpm_count__pct_running(&st->c[e]),
 					sep);
 			else
 				fprintf(o->f, "%s%s%s", sep, sep, sep);
@@ -369,12 +372,12 @@ static void region_rows(const struct row_ctx *c, const char *name, const char *t
 	}
 	big(num, sizeof(num), st->calls, o->big_num);
 	if (!ne)
-		fprintf(o->f, "  %-20s %-20s %12s%s\n", name, thread, num, flags);
+		fprintf(o->f, "  %-20s %-20s %12s%s\n", esc_text(name), esc_text(thread), num, flags);
 	for (size_t e = 0; e < ne; e++) {
 		char cnt[40];
 		count_text(c, e, &st->c[e], cnt, sizeof(cnt));
-		fprintf(o->f, "  %-20s %-20s %12s %18s  %s", name, thread, num, cnt,
-			event_name(c, e));
+		fprintf(o->f, "  %-20s %-20s %12s %18s  %s", esc_text(name), esc_text(thread), num,
+			cnt, esc_text(event_name(c, e)));
 		if (hpm_count__pct_running(&st->c[e]) < 100.0)
 			fprintf(o->f, "  (%.2f%%)", hpm_count__pct_running(&st->c[e]));
 		fprintf(o->f, "%s\n", e == 0 ? flags : "");
@@ -432,8 +435,9 @@ static void print_notes(struct stat_user *u, const struct stat_out *o)
 		return;
 	for (size_t i = 0; u->how && i < hpm_evlist__count(u->list); i++)
 		if (u->how[i])
-			fprintf(o->f, " %s: %s\n", hpm_event__name(hpm_evlist__event(u->list, i)),
-				u->how[i]);
+			fprintf(o->f, " %s: %s\n",
+				esc_text(hpm_event__name(hpm_evlist__event(u->list, i))),
+				esc_text(u->how[i]));
 	if (!m)
 		return;
 	if (u->marked) {
