@@ -8,8 +8,16 @@
 	>/dev/null 2>&1 &
 rec=$!
 E2E_BG_PIDS="$rec"
-sleep 3
-victim=$(pgrep -P "$rec" || true)
+# wait for 1.5 s of the workload's CPU time, not of the clock: on a loaded
+# machine 3 s of waiting gave it too little to sample (at most 60 s)
+victim=
+for _ in $(seq 600); do
+	sleep 0.1
+	[ -n "$victim" ] || victim=$(pgrep -P "$rec" || true)
+	[ -n "$victim" ] || continue
+	ticks=$(awk '{ print $14 + $15 }' "/proc/$victim/stat" 2>/dev/null || echo 0)
+	[ "$ticks" -ge $((3 * $(getconf CLK_TCK) / 2)) ] && break
+done
 kill -KILL "$rec"
 wait "$rec" 2>/dev/null || true
 [ -n "$victim" ] && kill "$victim" 2>/dev/null || true
