@@ -122,15 +122,19 @@ HPM_API const char *hpm_kallsyms__lookup(const struct hpm_kallsyms *k, uint64_t 
  * hpm_kallsyms__load; not modules, BPF programs or trampolines, which come
  * and go) to @path with @key (at most 512 bytes; what must match for the
  * table to be valid again, e.g. the boot id: the core kernel's addresses
- * hold for one boot). Written beside @path and renamed, mode 0600. 0 or a
+ * hold for one boot). Written beside @path under a new name (O_EXCL) and
+ * renamed, mode 0600: a symlink at either name is never followed. 0 or a
  * negative errno (-EINVAL: nothing to save, or a module's symbol lies
  * inside the core kernel's text).
  */
 HPM_API int hpm_kallsyms__save(const struct hpm_kallsyms *k, const char *path,
 			       const char *key);
 /*
- * Map a table saved with @key. NULL and errno: ENOENT, EBADMSG (another
- * key, or a damaged or foreign file: every size is checked).
+ * Map a table saved with @key, read as untrusted input. NULL and errno:
+ * ENOENT; ELOOP (@path is a symlink); EPERM (not owned by the effective
+ * user, or writable by group or others); EBADMSG (another key, or a
+ * damaged or foreign file: every size is checked, at most 64 MiB, names of
+ * printable ASCII only).
  */
 HPM_API struct hpm_kallsyms *hpm_kallsyms__load_saved(const char *path, const char *key);
 /*

@@ -232,6 +232,9 @@ const char *hpm_kallsyms__lookup(const struct hpm_kallsyms *k, uint64_t addr, ui
 #define KSAVE_MAGIC "HPMKSYM1"
 #define KSAVE_HDR 48
 #define KSAVE_KEY_MAX 512
+/* A saved table is read as untrusted input: bounded (the core kernel's
+ * text symbols take a few MB; 64 MiB leaves room for any kernel). */
+#define KSAVE_MAX ((uint64_t)64 << 20)
 
 static size_t pad8(size_t n)
 {
@@ -310,17 +313,22 @@ int hpm_kallsyms__save(const struct hpm_kallsyms *k, const char *path, const cha
 	memcpy(h, KSAVE_MAGIC, 8);
 	memcpy(hdr, h, sizeof(h));
 	memcpy(hdr + KSAVE_HDR, key, key_len);
-	/* written aside and renamed: a reader never sees half a table */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >= sizeof(tmp)) {
+	/* written aside and renamed: a reader never sees half a table. The
+	 * name aside is unpredictable and created with O_EXCL (mkostemp), so
+	 * a link planted there is never followed; rename replaces a link at
+	 * @path itself, never what it names. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp)) {
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		goto out;
 	}
-	rc = write_full(fd, hdr, KSAVE_HDR + pad8(key_len));
+	rc = fchmod(fd, 0600) ? -errno : 0; /* whatever the umask */
+	if (!rc)
+		rc = write_full(fd, hdr, KSAVE_HDR + pad8(key_len));
 	if (!rc)
 		rc = write_full(fd, v, n * sizeof(*v));
 	if (!rc)
@@ -343,13 +351,20 @@ struct hpm_kallsyms *hpm_kallsyms__load_saved(const char *path, const char *key)
 	struct stat sb;
 	void *map = MAP_FAILED;
 	uint64_t h[6];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e = EBADMSG;
+	/* no link followed, no FIFO waited on */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), e = EBADMSG;
 
 	if (fd < 0)
 		return NULL;
+	sb.st_size = 0;
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < KSAVE_HDR ||
-	    (uint64_t)sb.st_size > SIZE_MAX)
+	    (uint64_t)sb.st_size > KSAVE_MAX)
 		goto fail;
+	/* only a table this user wrote, which no one else could change */
+	if (sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		e = EPERM;
+		goto fail;
+	}
 	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
 		e = errno;
@@ -378,11 +393,19 @@ struct hpm_kallsyms *hpm_kallsyms__load_saved(const char *path, const char *key)
 	k->saved = true;
 	k->lo = h[3];
 	k->hi = h[4];
-	/* names end inside the table; addresses ascend */
+	/* names end inside the table, each starts a name, and hold printable
+	 * ASCII only (a kernel's symbols do): no terminal control bytes reach
+	 * a report; addresses ascend */
 	if (k->text[k->text_len - 1] || k->lo >= k->hi)
 		goto bad;
+	for (size_t i = 0; i < k->text_len; i++) {
+		unsigned char c = (unsigned char)k->text[i];
+		if (c && (c < 0x21 || c > 0x7e))
+			goto bad;
+	}
 	for (size_t i = 0; i < k->n; i++)
-		if (k->v[i].name >= k->text_len || (i && k->v[i].addr < k->v[i - 1].addr))
+		if (k->v[i].name >= k->text_len || (k->v[i].name && k->text[k->v[i].name - 1]) ||
+		    (i && k->v[i].addr < k->v[i - 1].addr))
 			goto bad;
 	close(fd);
 	return k;

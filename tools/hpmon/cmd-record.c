@@ -25,6 +25,8 @@
 #include "builtin.h"
 #include "kcache.h"
 #include "launch.h"
+#include "output.h"
+#include "proctree.h"
 
 
 struct record_opts {
@@ -41,6 +43,7 @@ struct record_opts {
 	uint32_t mmap_pages;
 	bool force;
 	bool quiet;
+	bool stop_on_error;         /* --on-error=stop */
 	char **argv;
 };
 
@@ -66,7 +69,11 @@ static const char record_usage[] =
 	"  -t, --tid TIDS         existing threads\n"
 	"  -a, --all-cpus         system-wide on every CPU\n"
 	"  -C, --cpu CPUS         system-wide on these CPUs (0,2-3)\n"
-	"  -o, --output FILE      the profile (default hpmon.prof)\n"
+	"  -o, --output FILE      the profile (default hpmon.prof; an existing one is\n"
+	"                         moved to FILE.old once the command runs)\n"
+	"      --on-error WHAT    when the profile cannot be written (a full disk):\n"
+	"                         continue (default: the command runs to its end,\n"
+	"                         unrecorded) or stop (it gets SIGTERM)\n"
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
 	"      --force            sample even above the kernel's sample-rate limit\n"
 	"      --no-cache         do not keep the kernel's symbols for later reports\n"
@@ -74,7 +81,8 @@ static const char record_usage[] =
 	"  -h, --help             this help\n"
 	"\n"
 	"Exit status: the command's own; 127 if it could not be run; 129 for bad\n"
-	"options; 1 if recording failed. See docs/hpmon-record.md.\n";
+	"options; 1 if recording failed (or the profile could not be written and the\n"
+	"command exited 0). See docs/hpmon-record.md.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -112,7 +120,7 @@ static int parse_callgraph(struct record_opts *o, const char *arg)
 	return -1;
 }
 
-enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE };
+enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR };
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
@@ -131,6 +139,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+		{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -186,6 +195,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_FORCE: o->force = true; break;
 		case OPT_NO_CACHE: o->no_cache = true; break;
+		case OPT_ON_ERROR:
+			if (strcmp(optarg, "stop") && strcmp(optarg, "continue"))
+				return usage_error("--on-error takes stop or continue, not '%s'", optarg);
+			o->stop_on_error = !strcmp(optarg, "stop");
+			break;
 		case 'q': o->quiet = true; break;
 		case 'h':
 			fputs(record_usage, stdout);
@@ -322,7 +336,7 @@ static void join_argv(char **argv, char *buf, size_t len)
 
 static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 						struct hpm_record *rec, struct hpm_evlist *list,
-						const struct hpm_sysinfo *si)
+						const struct hpm_sysinfo *si, int fd)
 {
 	size_t n = hpm_evlist__count(list);
 	struct hpm_profile_event *ev = calloc(n, sizeof(*ev));
@@ -330,8 +344,10 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 	struct utsname u;
 	struct hpm_profile_writer *w = NULL;
 
-	if (!ev)
+	if (!ev) {
+		close(fd);
 		return NULL;
+	}
 	uname(&u);
 	if (o->argv && o->tg.system) {
 		join_argv(o->argv, target, sizeof(target));
@@ -365,15 +381,11 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
 		.callchain = (uint32_t)o->callchain, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 	};
-	int fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "hpmon record: cannot write '%s': %s\n", o->output, strerror(errno));
-	} else {
-		w = hpm_profile_writer__new(fd, &m, NULL);
-		if (!w) {
-			fprintf(stderr, "hpmon record: cannot start the profile: %s\n", strerror(errno));
-			close(fd);
-		}
+	w = hpm_profile_writer__new(fd, &m, NULL);
+	if (!w) {
+		fprintf(stderr, "hpmon record: cannot start the profile '%s': %s\n", o->output,
+			strerror(errno));
+		close(fd);
 	}
 	free(ev);
 	return w;
@@ -381,7 +393,7 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 
 /* Drain until the command ends (or Ctrl-C / the targets end). */
 static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
-		const struct record_opts *o, int *status)
+		const struct record_opts *o, int *status, bool *reaped)
 {
 	int rfd = hpm_record__poll_fd(rec);
 	uint64_t last_flush = now_ns(CLOCK_MONOTONIC);
@@ -407,8 +419,10 @@ static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
 		}
 		if (ch) {
 			pid_t w = waitpid(ch->pid, status, WNOHANG);
-			if (w == ch->pid)
+			if (w == ch->pid) {
+				*reaped = true;
 				return 0;
+			}
 			if (w < 0 && errno != EINTR)
 				return -errno;
 			continue;
@@ -422,6 +436,39 @@ static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
 		if (!alive)
 			return 0;
 	}
+}
+
+/*
+ * Recording failed while the command runs (a full disk): sampling is off
+ * already. The command is never left behind: it runs to its end, which
+ * hpmon waits for (--on-error=continue, the default: the user's work is
+ * not lost to a profile that could not be kept), or gets SIGTERM first
+ * (--on-error=stop, as perf record does, and to the processes the command
+ * started too). Returns @err.
+ */
+static int stop_recording(const struct record_opts *o, struct child *ch, int err, int *status,
+			  bool *reaped)
+{
+	fprintf(stderr, "hpmon record: recording stopped: %s\n", hpm_strerror(err));
+	if (!o->argv || *reaped || ch->pid <= 0)
+		return err;
+	if (o->stop_on_error) {
+		fprintf(stderr, "hpmon record: stopping '%s' (--on-error=stop)\n", o->argv[0]);
+		proctree_signal(ch->pid, SIGTERM);
+	} else {
+		fprintf(stderr, "hpmon record: '%s' runs on to its end, unrecorded (--on-error=stop "
+			"ends it)\n", o->argv[0]);
+	}
+	for (;;) {
+		pid_t w = waitpid(ch->pid, status, 0);
+		if (w == ch->pid) {
+			*reaped = true;
+			break;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+	}
+	return err;
 }
 
 static void summary(const struct record_opts *o, struct hpm_record *rec,
@@ -513,8 +560,9 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	struct hpm_record *rec = NULL;
 	struct rec_run *run = calloc(1, sizeof(*run));
 	pid_t ids[TARGET_MAX_IDS];
-	int status = 0, rc, ret = HPM_EXIT_FAIL;
-	bool locations = has_locations(list);
+	struct out_file of = { .fd = -1 };
+	int status = 0, rc, ret = HPM_EXIT_FAIL, failed = 0;
+	bool locations = has_locations(list), reaped = false;
 	uint64_t t0;
 
 	if (!run) {
@@ -585,7 +633,11 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		ret = rc;
 		goto out;
 	}
-	run->w = start_profile(o, rec, list, si);
+	/* written beside the old profile, which stays as it was until the
+	 * command runs (output.h) */
+	if (out_open(&of, "hpmon record", o->output, OUT_KEEP_OLD))
+		goto out;
+	run->w = start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
 	install_signals();
@@ -610,30 +662,43 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			goto out;
 		}
 	}
-	rc = loop(rec, run, o->argv ? &ch : NULL, o, &status);
+	/* the recording runs: the profile takes its name (and the old one
+	 * becomes NAME.old), so that a recorder killed from here on leaves
+	 * what it wrote where it is looked for */
+	rc = out_publish(&of);
+	if (!rc)
+		rc = loop(rec, run, o->argv ? &ch : NULL, o, &status, &reaped);
 	hpm_record__disable(rec);
 	if (!rc)
 		rc = hpm_record__drain(rec, on_record, run);
+	if (rc < 0)
+		failed = stop_recording(o, &ch, rc, &status, &reaped);
 	child_pid = 0;
-	if (rc < 0) {
-		fprintf(stderr, "hpmon record: recording failed: %s\n", hpm_strerror(rc));
-		goto out;
-	}
 	struct hpm_record_stats st;
 	hpm_record__stats(rec, &st);
 	int exit_status = -1;
-	if (o->argv)
+	if (o->argv && reaped)
 		exit_status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	struct hpm_profile_totals tot = {
 		.samples = st.samples, .lost = st.lost, .lost_samples = st.lost_samples,
 		.throttled = st.throttled, .duration_ns = now_ns(CLOCK_MONOTONIC) - t0,
 		.exit_status = exit_status,
 	};
+	/* after a failure the writer refuses to add to what is cut: the end
+	 * record is then missing, which reports name */
 	rc = hpm_profile_writer__close(run->w, &tot);
 	run->w = NULL;
-	if (rc || run->err) {
+	if (!failed && (rc || run->err)) {
+		failed = rc ? rc : run->err;
 		fprintf(stderr, "hpmon record: writing '%s' failed: %s\n", o->output,
-			hpm_strerror(rc ? rc : run->err));
+			hpm_strerror(failed));
+	}
+	if (failed) {
+		fprintf(stderr, "hpmon record: '%s' holds what was written before the failure: "
+			"'hpmon report -i %s' reads it and says it is incomplete\n", o->output,
+			o->output);
+		/* the command's own failure says more than ours */
+		ret = exit_status > 0 ? exit_status : HPM_EXIT_FAIL;
 		goto out;
 	}
 	struct stat sb;
@@ -651,6 +716,7 @@ out:
 		close(ch.pidfd);
 	if (run)
 		hpm_profile_writer__free(run->w);
+	out_abort(&of); /* nothing once published: the previous profile stays otherwise */
 	free(run);
 	hpm_record__free(rec);
 	hpm_sysinfo__free(si);

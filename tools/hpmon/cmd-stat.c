@@ -12,17 +12,25 @@
 
 #include "advice.h"
 #include "builtin.h"
+#include "output.h"
 #include "stat-cmd.h"
 
 /* ---- the command ---- */
 
-static FILE *open_output(const struct stat_opts *o)
+/* -o FILE (output.h: 0600, no symlink, replaced only when complete), else
+ * standard error, which hpmon.c checks at the end. */
+static FILE *open_output(const struct stat_opts *o, struct out_file *of)
 {
 	if (!o->output)
 		return stderr;
-	FILE *f = fopen(o->output, o->append ? "a" : "w");
+	if (out_open(of, "hpmon stat", o->output, o->append ? OUT_APPEND : OUT_REPLACE))
+		return NULL;
+	FILE *f = out_stream(of);
+	/* -I streams: the file is at its name from the first interval on */
+	if (f && o->interval_ms && out_publish(of))
+		f = NULL;
 	if (!f)
-		fprintf(stderr, "hpmon stat: cannot write '%s': %s\n", o->output, strerror(errno));
+		out_abort(of);
 	return f;
 }
 
@@ -46,6 +54,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	struct stat_opts *o = calloc(1, sizeof(*o));
 	struct stat_report r = { 0 };
 	struct stat_out out = { 0 };
+	struct out_file of = { .fd = -1 };
+	bool printed = false;
 	struct hpm_parse_error perr;
 	struct hpm_evlist *list = NULL;
 	struct stat_run run = { 0 };
@@ -102,7 +112,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc;
 	}
-	out.f = open_output(o);
+	out.f = open_output(o, &of);
 	if (!out.f) {
 		hpm_evlist__free(list);
 		free(o);
@@ -213,6 +223,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		stat_print(&out, &r);
 	}
 	stat_user_print(run.user, &out);
+	printed = true;
 	if (got_signal && got_signal != SIGINT && !o->argv)
 		rc = 128 + got_signal;
 out:
@@ -231,8 +242,15 @@ out:
 	free(sum);
 	free(sumsq);
 	hpm_evlist__free(list);
-	if (out.f && out.f != stderr)
-		fclose(out.f);
+	if (out.f && out.f != stderr) {
+		/* counts that could not all be written are a failure (exit 1),
+		 * unless the command's own status already says one; a run that
+		 * printed nothing leaves the old file as it was */
+		if (!printed)
+			out_abort(&of);
+		else if (out_commit(&of, false) && !rc)
+			rc = HPM_EXIT_FAIL;
+	}
 	free(o);
 	return rc;
 }

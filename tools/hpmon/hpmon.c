@@ -12,6 +12,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
+#include "output.h"
 
 struct command {
 	const char *name;
@@ -141,7 +142,8 @@ dispatch:
 		}
 		int rc = commands[i].fn(argc, argv, ctx);
 		hpm_ctx__free(ctx);
-		return rc;
+		/* output cut short (a full disk) is a failure, not a success */
+		return out_close_std(rc);
 	}
 	fprintf(stderr, "hpmon: '%s' is not an hpmon command. See 'hpmon --help'.\n", name);
 	return HPM_EXIT_USAGE;
