@@ -368,6 +368,13 @@ int stat_measure(struct stat_run *run)
 	stat_collect_rows(run);
 	stat_merge_instances(r);
 	r->lost = hpm_session__lost(run->s);
+	size_t missing = stat_rows_missing(r);
+	if (missing)
+		fprintf(stderr, "hpmon stat: the per-%s breakdown is incomplete: %zu of %zu rows have no "
+			"count (%s); the totals are exact\n",
+			r->agg == AGG_PROCESS ? "process" : "thread", missing, r->nr_rows,
+			r->lost ? "the kernel dropped records" :
+			"a task outlived the command, or its final counts never arrived");
 	r->interrupted = got_signal != 0;
 	if (o->argv && !o->tg.nr_ids && !o->tg.system) {
 		r->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
