@@ -211,7 +211,7 @@ static int wait_loop(struct stat_run *run, struct child *ch, int *status,
 				return 0;
 			if (w < 0 && errno != EINTR)
 				return -errno;
-			continue; /* Ctrl-C: the command decides; we wait for it */
+			continue; /* a signal: passed on to the command (launch.c); we wait for it */
 		}
 		if (got_signal)
 			return 0;
@@ -388,7 +388,9 @@ int stat_measure(struct stat_run *run)
 		} else {
 			r->exit_status = WEXITSTATUS(status);
 		}
-		return r->exit_status;
+		/* a signal ended the measurement: say so, as perf does, even
+		 * if the command caught it and exited 0 */
+		return exit_status_after_signal(r->exit_status);
 	}
 	return got_signal == SIGINT || !got_signal ? HPM_EXIT_OK : 128 + got_signal;
 }
