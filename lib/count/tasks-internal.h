@@ -79,10 +79,6 @@ int hpm_tracker__drain(struct hpm_tracker *t);
  * later calls only drain. The number of records handled, or -errno.
  */
 int hpm_tracker__recover(struct hpm_tracker *t);
-/* Records read past a stalled data_head by hpm_tracker__recover(). */
-uint64_t hpm_tracker__recovered(const struct hpm_tracker *t);
-/* Whether one of them was damaged, so that what followed was not read. */
-bool hpm_tracker__unreadable(const struct hpm_tracker *t);
 /* Report every exit still waiting for its READ records. */
 void hpm_tracker__flush(struct hpm_tracker *t);
 uint64_t hpm_tracker__lost(const struct hpm_tracker *t);

@@ -86,8 +86,6 @@ struct hpm_tracker {
 	struct trk_task *tasks;
 	size_t nr, cap;
 	uint64_t lost;
-	uint64_t recovered;     /* records read past a stalled data_head */
-	bool unreadable;        /* one of them did not check out */
 	bool final_read;        /* hpm_tracker__recover() ran */
 	unsigned char *scratch; /* one record that wrapped around */
 	unsigned char *stage;   /* records of one drain */
@@ -526,18 +524,13 @@ static int stage_unpublished(struct hpm_tracker *t, struct trk_buf *b)
 	if (hpm_ring__read_unpublished(&b->ring))
 		return 0;
 	while (!(rc = hpm_ring__next(&b->ring, t->scratch, HPM_RING_RECORD_MAX, &h))) {
-		if (!expected_record(h) || !rec_time(h)) {
-			t->unreadable = true;
-			break;
-		}
+		if (!expected_record(h) || !rec_time(h))
+			break; /* what follows cannot be trusted */
 		rc = stage_record(t, h);
 		if (rc)
 			break;
-		t->recovered++;
 		hpm_ring__consume(&b->ring);
 	}
-	if (rc < 0 && rc != -ENOMEM)
-		t->unreadable = true;
 	hpm_ring__read_done(&b->ring);
 	return rc == -ENOMEM ? rc : 0;
 }
@@ -582,9 +575,6 @@ int hpm_tracker__recover(struct hpm_tracker *t)
 			rc = stage_unpublished(t, &t->bufs[i]);
 	return rc ? rc : handle_staged(t);
 }
-
-uint64_t hpm_tracker__recovered(const struct hpm_tracker *t) { return t->recovered; }
-bool hpm_tracker__unreadable(const struct hpm_tracker *t) { return t->unreadable; }
 
 size_t hpm_tracker__nr_missing(const struct hpm_tracker *t, size_t ev,
 			       size_t *which)
