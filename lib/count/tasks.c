@@ -551,29 +551,43 @@ static int handle_staged(struct hpm_tracker *t)
 
 int hpm_tracker__drain(struct hpm_tracker *t)
 {
-	int rc = 0;
+	int err = 0;
 
 	t->stage_len = 0;
 	t->nr_recs = 0;
-	for (size_t i = 0; i < t->nr_slots && !rc; i++)
-		if (t->bufs[i].ring.base)
-			rc = stage_buffer(t, &t->bufs[i]);
-	return rc ? rc : handle_staged(t);
+	for (size_t i = 0; i < t->nr_slots && err != -ENOMEM; i++)
+		if (t->bufs[i].ring.base) {
+			int rc = stage_buffer(t, &t->bufs[i]);
+			if (rc && !err)
+				err = rc;
+		}
+	if (err == -ENOMEM)
+		return err;
+	/* A round that stopped at a bad record (or one published before
+	 * another CPU wrote its header) still hands what came before it,
+	 * consumed already; the rest waits for the next round. */
+	int n = handle_staged(t);
+	return err ? err : n;
 }
 
 int hpm_tracker__recover(struct hpm_tracker *t)
 {
-	int rc = hpm_tracker__drain(t);
+	int drained = hpm_tracker__drain(t), rc = 0;
 
-	if (rc < 0 || t->final_read)
-		return rc;
+	/* a published round that stopped at a bad record is no reason to
+	 * stop here: the unpublished round starts at that record */
+	if (drained == -ENOMEM || t->final_read)
+		return drained;
 	t->final_read = true;
 	t->stage_len = 0;
 	t->nr_recs = 0;
 	for (size_t i = 0; i < t->nr_slots && !rc; i++)
 		if (t->bufs[i].ring.base)
 			rc = stage_unpublished(t, &t->bufs[i]);
-	return rc ? rc : handle_staged(t);
+	if (rc)
+		return rc;
+	int n = handle_staged(t);
+	return n < 0 ? n : drained < 0 ? drained : drained + n;
 }
 
 size_t hpm_tracker__nr_missing(const struct hpm_tracker *t, size_t ev,
