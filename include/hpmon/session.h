@@ -182,7 +182,10 @@ HPM_API void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn,
 
 /* File descriptor to poll for POLLIN when records are waiting; -1 if none. */
 HPM_API int hpm_session__poll_fd(const struct hpm_session *s);
-/* Process every waiting record. Returns records handled or -error. */
+/* Process every waiting record. Returns records handled or -error. After
+ * hpm_session__disable(), once the command has ended, it also reads the
+ * records a stalled ring buffer holds (lib/count/tasks.c) and reports
+ * every exit still waiting. */
 HPM_API int hpm_session__drain(struct hpm_session *s);
 /* Records the kernel dropped (ring buffer full); breakdowns are then
  * incomplete and say so. */
@@ -194,8 +197,11 @@ HPM_API const struct hpm_task *hpm_session__task(const struct hpm_session *s,
 /*
  * Own counts of task @t for event @idx. For a task that has exited these
  * are the kernel's final per-task counts. For the launched command's first
- * thread they are the total minus every other task's. Live tasks other
- * than the first (interrupted run) have err = -EAGAIN.
+ * thread they are the total minus every other task's. A count that is
+ * not known has err = -EAGAIN: a task still alive (other than the first),
+ * or one whose final counts never arrived (records lost); the first task's
+ * is then not known either. -EAGAIN means "counted, but this task's share
+ * is missing", never "not supported".
  */
 HPM_API int hpm_session__read_task(struct hpm_session *s, size_t idx,
 				   size_t t, struct hpm_count *out);

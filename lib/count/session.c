@@ -648,9 +648,12 @@ int hpm_session__drain(struct hpm_session *s)
 {
 	if (!s->trk)
 		return 0;
-	int rc = hpm_tracker__drain(s->trk);
-	if (s->disabled)
-		hpm_tracker__flush(s->trk);
+	if (!s->disabled)
+		return hpm_tracker__drain(s->trk);
+	/* counting is over: read what a stalled buffer holds, then report
+	 * every exit, with what is known */
+	int rc = hpm_tracker__recover(s->trk);
+	hpm_tracker__flush(s->trk);
 	return rc;
 }
 

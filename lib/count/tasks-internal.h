@@ -72,6 +72,13 @@ int hpm_tracker__fd(const struct hpm_tracker *t);
 /* Read every buffer and report what is complete: the number of records
  * handled, or -errno. */
 int hpm_tracker__drain(struct hpm_tracker *t);
+/*
+ * The last drain, once the command has ended and its events are disabled
+ * (nothing writes into the buffers any more): drain, then read what the
+ * kernel wrote past a stalled data_head (see lib/count/tasks.c). Once;
+ * later calls only drain. The number of records handled, or -errno.
+ */
+int hpm_tracker__recover(struct hpm_tracker *t);
 /* Report every exit still waiting for its READ records. */
 void hpm_tracker__flush(struct hpm_tracker *t);
 uint64_t hpm_tracker__lost(const struct hpm_tracker *t);

@@ -22,8 +22,18 @@
  * untrusted: a record shorter than its header, or that claims more than
  * the kernel has written, is an error (-EIO), never read past.
  *
- * Ownership: a mapped ring owns its mapping (hpm_ring__unmap() releases
- * it) but not the event file descriptor it was mapped from, which must
+ * A buffer whose records come from several CPUs at once (inherited
+ * per-task events redirected into one buffer, lib/count/tasks.c) can
+ * stall: the kernel keeps writing records but stops moving data_head
+ * (its writers' nesting count is per-CPU, not atomic). For such a buffer
+ * hpm_ring__map_shadowed() keeps a copy of every byte read (the data area
+ * cannot be written from user space, so it cannot be cleared): past
+ * data_head, data that differs from the copy was written by the kernel
+ * without being published, and hpm_ring__read_unpublished() reads it
+ * once no one writes any more.
+ *
+ * Ownership: a mapped ring owns its mapping and its copy
+ * (hpm_ring__unmap() releases both) but not the event file descriptor it was mapped from, which must
  * outlive it. No state outside the struct.
  */
 #ifndef HPM_SYS_RING_H
@@ -42,6 +52,9 @@ struct hpm_ring {
 	size_t data_len;       /* the data area's size */
 	uint64_t head, tail;   /* this round's: data_head as taken, our position */
 	size_t cur;            /* the size of the record hpm_ring__next() gave */
+	uint64_t done;         /* data_tail as published last */
+	unsigned char *shadow; /* [data_len]: the data as read, or NULL */
+	int unpublished;       /* this round reads past data_head */
 };
 
 /*
@@ -50,12 +63,23 @@ struct hpm_ring {
  * @r unmapped.
  */
 int hpm_ring__map(struct hpm_ring *r, int fd, size_t page, size_t data_len);
+/* The same, for a buffer whose unpublished records may be read: every
+ * round copies what it consumed (see the top). */
+int hpm_ring__map_shadowed(struct hpm_ring *r, int fd, size_t page, size_t data_len);
 /* Unmap (a ring never mapped, zeroed, is fine). */
 void hpm_ring__unmap(struct hpm_ring *r);
 
 /* Start a round: take data_head once, with acquire ordering, so that the
  * records before it are visible. */
 void hpm_ring__read_init(struct hpm_ring *r);
+/* Start a round over what the kernel wrote past data_head without
+ * publishing it (a ring mapped with hpm_ring__map_shadowed() only: -EINVAL
+ * otherwise). Call it only when nothing writes into the buffer any more
+ * (the events are disabled and their tasks have exited): a record still
+ * being written could be read half-done. The round ends at the first
+ * record that is the same as what was read there before (or zero, as
+ * the buffer starts); the caller checks each record, which is untrusted. */
+int hpm_ring__read_unpublished(struct hpm_ring *r);
 /*
  * The next record of the round into *@h: 0; 1 when the round has no more;
  * -EIO for a malformed record (the round stops there: see

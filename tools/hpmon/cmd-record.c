@@ -708,7 +708,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		char dir[PATH_MAX];
 		kcache_ensure(hpm_ctx__procfs_root(ctx), kcache_dir(dir, sizeof(dir)));
 	}
-	ret = o->argv ? exit_status : got_signal && got_signal != SIGINT ? 128 + got_signal : 0;
+	ret = o->argv ? exit_status_after_signal(exit_status) : got_signal && got_signal != SIGINT ? 128 + got_signal : 0;
 out:
 	if (ch.go_fd >= 0)
 		child_abort(&ch); /* it never ran: it exits 127 on the closed pipe */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,8 +59,21 @@ int child_go(struct child *ch)
 {
 	int e = 0;
 	ssize_t n;
-	if (write(ch->go_fd, "g", 1) != 1)
-		return errno;
+	sigset_t pipe_set, old;
+	/* A signal passed on before the exec ended the child already: the
+	 * write then fails (EPIPE), and must not kill hpmon with SIGPIPE. */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	n = write(ch->go_fd, "g", 1);
+	e = n == 1 ? 0 : errno;
+	if (e == EPIPE) {
+		const struct timespec now = { 0, 0 };
+		sigtimedwait(&pipe_set, NULL, &now); /* the SIGPIPE it raised */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (e)
+		return e;
 	close(ch->go_fd);
 	ch->go_fd = -1;
 	do
@@ -104,19 +118,31 @@ bool find_program(const char *cmd, char *out, size_t len)
 	return false;
 }
 
-static void on_signal(int sig)
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	got_signal = sig;
-	/* Terminal signals reach the command by its process group already;
-	 * forward the others (kill hpmon → kill the command, as perf does). */
-	if (child_pid > 0 && sig != SIGINT && sig != SIGQUIT)
+	/* Ctrl-C and Ctrl-\ from the terminal (SI_KERNEL: the tty driver sends
+	 * them to the whole foreground group) reach the command already: it
+	 * decides what to do, and gets the signal once. Every other signal,
+	 * and these sent to hpmon alone (kill(1): SI_USER), is passed on: the
+	 * measurement ends when the command does, as it would have without
+	 * hpmon in between. */
+	bool from_tty = si && si->si_code == SI_KERNEL;
+	if (child_pid > 0 && !(from_tty && (sig == SIGINT || sig == SIGQUIT)))
 		kill((pid_t)child_pid, sig);
+}
+
+int exit_status_after_signal(int status)
+{
+	return got_signal ? 128 + got_signal : status;
 }
 
 void install_signals(void)
 {
 	struct sigaction sa = { 0 };
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: poll() must return so we can print */
 	sigaction(SIGINT, &sa, NULL);

@@ -35,11 +35,20 @@ void child_abort(struct child *ch);
 bool find_program(const char *cmd, char *out, size_t len);
 
 /* The last terminating signal hpmon got (0 if none), and the command's
- * pid, to which SIGTERM/SIGHUP are passed on. */
+ * pid, to which it is passed on (see install_signals()). */
 extern volatile sig_atomic_t got_signal;
 extern volatile sig_atomic_t child_pid;
-/* SIGINT, SIGTERM, SIGHUP, SIGQUIT: noted, without SA_RESTART. */
+/*
+ * SIGINT, SIGTERM, SIGHUP, SIGQUIT: noted, without SA_RESTART, and passed
+ * on to the command (child_pid), except SIGINT and SIGQUIT from the
+ * terminal, which the command got too. hpmon then waits for the command,
+ * prints what was counted or recorded and exits 128 + the signal, as perf
+ * does: a signal sent to hpmon alone ends the measurement.
+ */
 void install_signals(void);
+/* What hpmon exits with after a command that ended with @status: 128 + the
+ * signal hpmon got, if it got one, else @status. */
+int exit_status_after_signal(int status);
 
 /* "0,2-3" (with @ranges) or "12,34" into @out. 0, or -1 if malformed. */
 int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges);

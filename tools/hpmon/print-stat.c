@@ -4,6 +4,7 @@
  * and hpmon's JSON. Nothing here measures. Names (events, metrics, comm,
  * the command line) go through escape.h in text and CSV.
  */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <linux/perf_event.h>
@@ -246,8 +247,17 @@ static void fig_text(const struct fig *f, char *buf, size_t len)
 		snprintf(buf, len, "# %s %s%s", num, esc_text(f->unit), sig);
 }
 
+/* A row's count that is missing (-EAGAIN: counted, but this task's share
+ * never arrived): an incomplete breakdown, never "not supported". */
+static bool count_missing(const struct hpm_count *c)
+{
+	return c->err == -EAGAIN;
+}
+
 static const char *status_word(const struct hpm_count *c)
 {
+	if (count_missing(c))
+		return "<not counted>";
 	if (c->err)
 		return "<not supported>";
 	if (!c->running)
@@ -538,10 +548,12 @@ static void json_event(struct json *j, const struct stat_report *r, size_t i,
 	}
 	json_obj_open(j, NULL);
 	json_str(j, "name", e->name);
-	json_bool(j, "supported", !sh.c->err);
+	json_bool(j, "supported", !sh.c->err || count_missing(sh.c));
 	if (sh.c->err) {
 		json_null(j, "count");
-		if (top)
+		if (count_missing(sh.c))
+			json_str(j, "reason", "incomplete");
+		else if (top)
 			json_str(j, "reason", e->reason);
 	} else {
 		/* in the event's unit, as printed: msec for clocks */
@@ -575,7 +587,7 @@ static void json_event(struct json *j, const struct stat_report *r, size_t i,
 			json_obj_open(j, NULL);
 			json_str(j, "name", t->term);
 			json_i64(j, "sign", t->sign);
-			json_bool(j, "supported", !tc->err);
+			json_bool(j, "supported", !tc->err || count_missing(tc));
 			if (tc->err)
 				json_null(j, "count");
 			else

@@ -105,6 +105,9 @@ void stat_prepare(struct stat_run *run);
 void stat_remember_threads(struct stat_run *run);
 /* Breakdown rows for the report, from the session. 0 or -ENOMEM. */
 int stat_collect_rows(struct stat_run *run);
+/* Rows with a count that is missing (-EAGAIN, hpm_session__read_task):
+ * the breakdown is incomplete, and says so. */
+size_t stat_rows_missing(const struct stat_report *r);
 void stat_free_rows(struct stat_report *r);
 
 #endif

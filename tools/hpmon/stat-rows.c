@@ -194,6 +194,18 @@ int stat_collect_rows(struct stat_run *run)
 	return 0;
 }
 
+size_t stat_rows_missing(const struct stat_report *r)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < r->nr_rows; k++)
+		for (size_t i = 0; i < r->nr_ev; i++)
+			if (r->rows[k].c[i].err == -EAGAIN) {
+				n++;
+				break;
+			}
+	return n;
+}
+
 void stat_merge_instances(struct stat_report *r)
 {
 	for (size_t h = 0; h < r->nr_ev; h++) {

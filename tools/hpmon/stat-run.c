@@ -211,7 +211,7 @@ static int wait_loop(struct stat_run *run, struct child *ch, int *status,
 				return 0;
 			if (w < 0 && errno != EINTR)
 				return -errno;
-			continue; /* Ctrl-C: the command decides; we wait for it */
+			continue; /* a signal: passed on to the command (launch.c); we wait for it */
 		}
 		if (got_signal)
 			return 0;
@@ -368,6 +368,13 @@ int stat_measure(struct stat_run *run)
 	stat_collect_rows(run);
 	stat_merge_instances(r);
 	r->lost = hpm_session__lost(run->s);
+	size_t missing = stat_rows_missing(r);
+	if (missing)
+		fprintf(stderr, "hpmon stat: the per-%s breakdown is incomplete: %zu of %zu rows have no "
+			"count (%s); the totals are exact\n",
+			r->agg == AGG_PROCESS ? "process" : "thread", missing, r->nr_rows,
+			r->lost ? "the kernel dropped records" :
+			"a task outlived the command, or its final counts never arrived");
 	r->interrupted = got_signal != 0;
 	if (o->argv && !o->tg.nr_ids && !o->tg.system) {
 		r->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
@@ -381,7 +388,9 @@ int stat_measure(struct stat_run *run)
 		} else {
 			r->exit_status = WEXITSTATUS(status);
 		}
-		return r->exit_status;
+		/* a signal ended the measurement: say so, as perf does, even
+		 * if the command caught it and exited 0 */
+		return exit_status_after_signal(r->exit_status);
 	}
 	return got_signal == SIGINT || !got_signal ? HPM_EXIT_OK : 128 + got_signal;
 }
