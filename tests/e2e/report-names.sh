@@ -67,3 +67,34 @@ hpm_ok record -q -e 'exec:libc.so.6:__libc_malloc' -c 1 -o "$E2E_TMP/m.prof" -- 
 report_json "$E2E_TMP/m.prof"
 expect_eq "libc's allocator is malloc" True \
 	"$(json "$E2E_TMP/rep.json" "[r['sym'] for r in j['rows']] == ['malloc']")"
+
+# inlined C++: the inline chain's names demangled too (from the DWARF
+# linkage name); a breakpoint on the inlined line gives one sample per call
+command -v g++ >/dev/null || skip "g++ is needed for the inlined C++ check"
+cat >"$E2E_TMP/inl.cc" <<'CC'
+#include <cstdlib>
+namespace ns {
+template <typename T> struct Acc {
+	T v;
+	void add(T x)
+	{
+		v = v * 3 + x;
+	}
+};
+}
+__attribute__((noinline)) long outer(long n)
+{
+	ns::Acc<long> a{ 1 };
+	for (long i = 0; i < n; i++)
+		a.add(i);
+	return a.v;
+}
+volatile long sink;
+int main(int c, char **v) { sink = outer(c > 1 ? atol(v[1]) : 2000000); }
+CC
+g++ -O2 -g -o "$E2E_TMP/inl" "$E2E_TMP/inl.cc" || fail "g++ could not build the inlined workload"
+hpm_ok record -q -e "exec:$E2E_TMP/inl:inl.cc:7" -c 1 -o "$E2E_TMP/i.prof" -- "$E2E_TMP/inl" 1234
+report_json "$E2E_TMP/i.prof" --inline
+expect_eq "inlined, demangled" 1234 "$(samples 'ns::Acc<long>::add(long) (inlined in outer(long))')"
+report_json "$E2E_TMP/i.prof" --inline --no-demangle
+expect_eq "inlined, --no-demangle" 1234 "$(samples 'add (inlined in _Z5outerl)')"
