@@ -65,11 +65,19 @@ HPM_API int hpm_dso__addr_to_offset(const struct hpm_dso *d, uint64_t addr, uint
 
 #define HPM_SYM_LINES 0x1u   /* fill file/line/column */
 #define HPM_SYM_INLINE 0x2u  /* fill the inline chain */
+/* C++ and Rust names demangled (libiberty), parameters included, as perf
+ * shows them: "ns::f(int)" for _ZN2ns1fEi; C names are left as they are. */
+#define HPM_SYM_DEMANGLE 0x4u
 #define HPM_SYM_MAX_INLINE 8
 
 /* What is at an address. Strings belong to the dso (valid until freed). */
 struct hpm_symbol {
-	const char *name;         /* the function (ELF symbol), NULL if none */
+	/* The function (ELF symbol, without a version: foo@@V1 is foo), or
+	 * "func@plt" in a PLT entry; NULL if none. Of several symbols at one
+	 * address, the one perf names: with a size over without, not weak
+	 * over weak, global over local, fewer leading underscores, the
+	 * longer name. */
+	const char *name;
 	uint64_t start, size;     /* its link-time address and size */
 	uint64_t offset;          /* address - start */
 	const char *file;         /* source file of the address, NULL if unknown */
@@ -86,14 +94,18 @@ struct hpm_symbol {
 };
 
 /*
- * Look @addr up. 0 with out->name set when a function covers it (or the
- * nearest preceding symbol when sizes are unknown); -ENOENT when nothing
- * does (out->file/line may still be set).
+ * Look @addr up (HPM_SYM_* @flags). 0 with out->name set when a function
+ * covers it (a symbol without a size reaches the next one); -ENOENT when
+ * nothing does (out->file/line may still be set), -ENOMEM. The object's
+ * functions are sorted into a table at the first call, so each look-up is
+ * a binary search; inlines and lines read DWARF on demand only.
  */
 HPM_API int hpm_dso__lookup(struct hpm_dso *d, uint64_t addr, unsigned flags,
 			    struct hpm_symbol *out);
 
-/* The function named @name: 0 and its address and size, or -ENOENT. */
+/* The function named @name (as in the symbol table, or demangled, with or
+ * without its parameters: "ns::f(int)", "ns::f"): 0 and its address and
+ * size, or -ENOENT. */
 HPM_API int hpm_dso__find_function(struct hpm_dso *d, const char *name,
 				   uint64_t *addr, uint64_t *size);
 /*

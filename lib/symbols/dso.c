@@ -3,8 +3,10 @@
  * Objects' symbols (include/hpmon/symbols.h: struct hpm_dso) over
  * elfutils: one Dwfl session per object, with the object reported at its
  * link-time addresses, so that callers work in the object's own address
- * space whatever its mappings. The kernel's symbols are kallsyms.c, JIT
- * maps jitmap.c.
+ * space whatever its mappings. Addresses are named from a sorted table of
+ * the object's functions and PLT entries (symtab.c, plt.c), built at the
+ * first look-up; DWARF answers lines and inlines. The kernel's symbols
+ * are kallsyms.c, JIT maps jitmap.c.
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -22,6 +24,7 @@
 
 #include <hpmon/symbols.h>
 #include "symbols/symbols-internal.h"
+#include "symbols/symtab.h"
 #include "sys/opts.h"
 
 struct hpm_dso {
@@ -37,6 +40,11 @@ struct hpm_dso {
 	bool has_syms;
 	int lines;         /* -1 unknown, 0 no, 1 yes */
 	char arch[16];
+	struct hpm_symtab syms; /* functions by address, built at the first look-up */
+	int syms_err;      /* 1 not built yet, 0 built, -ENOMEM */
+	/* demangled names of inlined functions, by their mangled name's
+	 * address in the DWARF data (a cache: each is made once) */
+	struct { const char *key, *dem; } inl_cache[256];
 };
 
 /* libelf wants its version set before use; the call is cheap and idempotent. */
@@ -132,6 +140,7 @@ struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
 	if (!d)
 		return NULL;
 	d->lines = -1;
+	d->syms_err = 1;
 	size_t n = strlen(dir) + 16;
 	d->debuginfo_path = malloc(n);
 	if (!d->debuginfo_path) {
@@ -187,6 +196,7 @@ void hpm_dso__free(struct hpm_dso *d)
 {
 	if (!d)
 		return;
+	hpm_symtab__release(&d->syms);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->debuginfo_path);
@@ -249,7 +259,40 @@ int hpm_dso__addr_to_offset(const struct hpm_dso *d, uint64_t addr, uint64_t *of
 	return 0;
 }
 
-static void inline_chain(struct hpm_dso *d, GElf_Addr a, struct hpm_symbol *out)
+static struct hpm_symtab *symtab(struct hpm_dso *d)
+{
+	if (d->syms_err == 1)
+		d->syms_err = hpm_symtab__build(&d->syms, d->mod, d->bias, d->elf);
+	return d->syms_err ? NULL : &d->syms;
+}
+
+/* The demangled name of an inlined function: from its linkage name, as
+ * the DWARF name is the bare one (push_back, not std::vector<...>::...). */
+static const char *inline_name(struct hpm_dso *d, Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	if (!link)
+		link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at));
+	if (!link)
+		return NULL;
+	size_t h = ((uintptr_t)link >> 3) % (sizeof(d->inl_cache) / sizeof(d->inl_cache[0]));
+	if (d->inl_cache[h].key == link)
+		return d->inl_cache[h].dem;
+	char *dem = hpm__demangle(link);
+	if (dem && !symtab(d)) {
+		free(dem);
+		return NULL;
+	}
+	/* owned by the table; a name evicted from the cache is made again */
+	if (!dem || !hpm_symtab__own(&d->syms, dem))
+		return NULL;
+	d->inl_cache[h].key = link;
+	d->inl_cache[h].dem = dem;
+	return dem;
+}
+
+static void inline_chain(struct hpm_dso *d, GElf_Addr a, bool demangle, struct hpm_symbol *out)
 {
 	Dwarf_Addr cubias;
 	Dwarf_Die *cu = dwfl_module_addrdie(d->mod, a, &cubias);
@@ -265,7 +308,9 @@ static void inline_chain(struct hpm_dso *d, GElf_Addr a, struct hpm_symbol *out)
 			continue;
 		unsigned k = out->nr_inline++;
 		Dwarf_Die origin;
-		const char *name = dwarf_diename(s);
+		const char *name = demangle ? inline_name(d, s) : NULL;
+		if (!name)
+			name = dwarf_diename(s);
 		if (!name && dwarf_attr(s, DW_AT_abstract_origin, &at) &&
 		    dwarf_formref_die(&at, &origin))
 			name = dwarf_diename(&origin);
@@ -286,16 +331,16 @@ static void inline_chain(struct hpm_dso *d, GElf_Addr a, struct hpm_symbol *out)
 int hpm_dso__lookup(struct hpm_dso *d, uint64_t addr, unsigned flags, struct hpm_symbol *out)
 {
 	GElf_Addr a = addr + d->bias;
-	GElf_Off off = 0;
-	GElf_Sym sym;
+	struct hpm_symtab *t = symtab(d);
+	struct hpm_fsym *f = t ? hpm_symtab__find(t, addr) : NULL;
+	const char *name = NULL;
 
 	memset(out, 0, sizeof(*out));
-	const char *name = dwfl_module_addrinfo(d->mod, a, &off, &sym, NULL, NULL, NULL);
-	if (name) {
-		out->name = name;
-		out->offset = off;
-		out->start = addr - off;
-		out->size = sym.st_size;
+	if (f) {
+		out->name = name = hpm_symtab__name(f, flags & HPM_SYM_DEMANGLE);
+		out->offset = addr - f->start;
+		out->start = f->start;
+		out->size = f->size;
 	}
 	if (flags & HPM_SYM_LINES) {
 		Dwfl_Line *l = dwfl_module_getsrc(d->mod, a);
@@ -307,12 +352,22 @@ int hpm_dso__lookup(struct hpm_dso *d, uint64_t addr, unsigned flags, struct hpm
 		}
 	}
 	if (flags & HPM_SYM_INLINE)
-		inline_chain(d, a, out);
+		inline_chain(d, a, flags & HPM_SYM_DEMANGLE, out);
+	if (!t)
+		return -ENOMEM;
 	return name ? 0 : -ENOENT;
 }
 
 int hpm_dso__find_function(struct hpm_dso *d, const char *name, uint64_t *addr, uint64_t *size)
 {
+	struct hpm_symtab *t = symtab(d);
+	struct hpm_fsym *f = t ? hpm_symtab__by_name(t, name) : NULL;
+	if (f) {
+		*addr = f->start;
+		*size = f->size;
+		return 0;
+	}
+	/* an alias the table left out for a better name of its address */
 	int n = dwfl_module_getsymtab(d->mod);
 	for (int i = 0; i < n; i++) {
 		GElf_Sym sym;

@@ -14,14 +14,16 @@
 #include "report-view.h"
 
 static const char annotate_usage[] =
-	"usage: hpmon annotate [-i FILE] [--dso NAME] [--no-source] SYMBOL\n"
+	"usage: hpmon annotate [-i FILE] [--dso NAME] [--no-source] [--no-demangle] SYMBOL\n"
 	"\n"
-	"Samples of SYMBOL per instruction, with the disassembly and the source\n"
+	"Samples of SYMBOL (as report names it; a C++ name may leave out its\n"
+	"parameters) per instruction, with the disassembly and the source\n"
 	"lines interleaved (where DWARF and the source files are at hand).\n"
 	"\n"
 	"  -i, --input FILE    the profile (default hpmon.prof)\n"
 	"      --dso NAME      the object, when several have SYMBOL\n"
 	"      --no-source     instructions only\n"
+	"      --no-demangle   C++ and Rust names as the symbol table has them\n"
 	"      --debug-dir DIR separate debug files (default /usr/lib/debug)\n"
 	"  -h, --help          this help\n";
 
@@ -82,7 +84,15 @@ static const char *src_line(struct src *s, const char *path, unsigned n)
 	return n >= 1 && n <= s->nr && s->lines[n - 1] ? s->lines[n - 1] : NULL;
 }
 
-enum { OPT_DSO = 256, OPT_NO_SOURCE, OPT_DEBUG_DIR };
+enum { OPT_DSO = 256, OPT_NO_SOURCE, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
+
+/* @name as given: whole, or a demangled name without its parameters
+ * ("ns::f" for "ns::f(int)"). */
+static bool names(const char *name, const char *given)
+{
+	size_t n = strlen(given);
+	return !strncmp(name, given, n) && n && (!name[n] || name[n] == '(');
+}
 
 static int annotate(struct rep *r, const char *symbol, const char *dso_name, bool source)
 {
@@ -92,7 +102,7 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 	for (size_t i = 0; i < r->nr_syms; i++) {
 		const struct rep_sym *s = &r->syms[i];
 		const struct rep_dso *d = &r->dsos[s->dso];
-		if (strcmp(s->name, symbol) || (dso_name && strcmp(dso_name, d->base) &&
+		if (!names(s->name, symbol) || (dso_name && strcmp(dso_name, d->base) &&
 						strcmp(dso_name, d->path)))
 			continue;
 		uint64_t n = 0;
@@ -184,6 +194,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "input", required_argument, NULL, 'i' },
 		{ "dso", required_argument, NULL, OPT_DSO },
 		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -202,6 +213,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'i': o.input = optarg; break;
 		case OPT_DSO: dso = optarg; break;
 		case OPT_NO_SOURCE: source = false; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
 		case 'h':
 			fputs(annotate_usage, stdout);

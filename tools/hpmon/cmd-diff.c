@@ -17,7 +17,7 @@
 #include "report-view.h"
 
 static const char diff_usage[] =
-	"usage: hpmon diff [--json] [--percent-limit P] A B\n"
+	"usage: hpmon diff [--json] [--percent-limit P] [--no-demangle] A B\n"
 	"\n"
 	"Compare two profiles function by function (matched by name and object):\n"
 	"samples and percent in each, the change in samples and in percentage\n"
@@ -39,9 +39,9 @@ static int cmp_drow(const void *x, const void *y)
 	return strcmp(p->sym, q->sym);
 }
 
-static int load(struct rep *r, const char *path)
+static int load(struct rep *r, const char *path, bool no_demangle)
 {
-	struct rep_opts o = { .input = path };
+	struct rep_opts o = { .input = path, .no_demangle = no_demangle };
 	char bad[16];
 	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
 	return rep_load(r, &o);
@@ -52,10 +52,11 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "percent-limit", required_argument, NULL, 'l' },
+		{ "no-demangle", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false;
+	bool json = false, no_demangle = false;
 	double limit = 0;
 	int c, rc = HPM_EXIT_FAIL;
 	char *end;
@@ -66,6 +67,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	while ((c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
+		case 'n': no_demangle = true; break;
 		case 'l':
 			limit = strtod(optarg, &end);
 			if (*end || limit < 0) {
@@ -90,11 +92,11 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	struct drow *rows = NULL;
 	size_t n = 0;
 	memset(&b, 0, sizeof(b));
-	if (load(&a, argv[optind])) {
+	if (load(&a, argv[optind], no_demangle)) {
 		rep_free(&a);
 		return HPM_EXIT_FAIL;
 	}
-	if (load(&b, argv[optind + 1]))
+	if (load(&b, argv[optind + 1], no_demangle))
 		goto out;
 	rows = calloc(a.nr_rows + b.nr_rows + 1, sizeof(*rows));
 	if (!rows)

@@ -42,6 +42,7 @@ static const char report_usage[] =
 	"      --json | --csv     machine-readable rows\n"
 	"      --folded           one line per call stack, for flame graphs\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
+	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
 	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
 	"  -h, --help             this help\n"
 	"\n"
@@ -84,7 +85,7 @@ static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
 	return 0;
 }
 enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_COMM, OPT_DSO, OPT_SYMBOL, OPT_JSON, OPT_CSV,
-       OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR };
+       OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
 
 int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 {
@@ -108,6 +109,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "percent-limit", required_argument, NULL, OPT_LIMIT },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +133,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case 's': sort = optarg; break;
 		case OPT_LINES: o.lines = true; break;
 		case OPT_INLINE: o.inlines = true; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case 'g': o.callgraph = true; break;
 		case OPT_PID:
 			if (parse_ids(optarg, pids, &o.nr_pids))

@@ -353,7 +353,8 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 		struct hpm_symbol s;
 		if (hpm_dso__offset_to_addr(d->d, off, &l.addr))
 			l.addr = off;
-		unsigned flags = (r->o.lines ? HPM_SYM_LINES : 0) | (r->o.inlines ? HPM_SYM_INLINE : 0);
+		unsigned flags = (r->o.lines ? HPM_SYM_LINES : 0) | (r->o.inlines ? HPM_SYM_INLINE : 0) |
+				 (r->o.no_demangle ? 0 : HPM_SYM_DEMANGLE);
 		if (!hpm_dso__lookup(d->d, l.addr, flags, &s)) {
 			name = s.name;
 			start = s.start;
@@ -362,10 +363,6 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 			if (s.nr_inline) {
 				/* the innermost function whose code this is */
 				snprintf(buf, sizeof(buf), "%s (inlined in %s)", s.inl[0].name, s.name);
-				name = buf;
-			} else if (strchr(name, '@')) {
-				/* __libc_start_main@@GLIBC_2.34: the version is noise here */
-				snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(name, "@"), name);
 				name = buf;
 			}
 		}

@@ -37,6 +37,7 @@ struct rep_opts {
 	size_t nr_keys;
 	bool lines;               /* resolve source lines */
 	bool inlines;             /* name inlined functions */
+	bool no_demangle;         /* C++ and Rust names as in the symbol table */
 	bool callgraph;           /* inclusive/self and edges from call chains */
 	bool folded;              /* collect stacks for --folded */
 	const pid_t *pids;

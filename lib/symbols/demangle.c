@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * C++ and Rust names made readable, as perf shows them (parameters
+ * included), through libiberty's demangler: the one binutils and gdb use,
+ * a C library, so it links into libhpmon as it is (libstdc++'s
+ * abi::__cxa_demangle would pull C++ in and knows no Rust).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <libiberty/demangle.h>
+
+#include "symbols/symtab.h"
+
+char *hpm__demangle(const char *name)
+{
+	/* only mangled names: _Z (Itanium C++ ABI, Rust legacy) and _R
+	 * (Rust v0); a C name is never handed to the demangler, which would
+	 * read some (such as "_Rfoo") as mangled */
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	/* DMGL_AUTO: the style by the name's form, not libiberty's global */
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+}

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+# Names in reports (tests/workloads/cxxsyms.cc): PLT stubs as func@plt, C++
+# names demangled in every output (--no-demangle keeps them as the symbol
+# table has them), and perf's choice among symbols that share an address.
+# Breakpoint triggers (exec:..., -c 1) give exact counts: one sample per
+# call, at the function's first instruction.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/record-lib.sh"
+
+w=$WORKLOADS/cxxsyms
+[ -x "$w" ] || skip "no C++ compiler: tests/workloads/cxxsyms.cc was not built"
+spin=_ZN3hpm7SpinnerIlE4spinEl
+dspin='hpm::Spinner<long>::spin(long)'
+
+# PLT: cxxsyms N calls strlen N/4 times, each through strlen@plt
+hpm_ok record -q -e 'exec:strlen@plt' -c 1 -o "$E2E_TMP/plt.prof" -- "$w" 4000
+report_json "$E2E_TMP/plt.prof"
+expect_eq "samples of strlen@plt" 1000 "$(samples strlen@plt)"
+expect_eq "samples in all" 1000 "$(json "$E2E_TMP/rep.json" "j['events'][0]['samples']")"
+# sampled by time: whatever lands in the program is named, never cxxsyms+0x...
+hpm_ok record -q -e cpu-clock -o "$E2E_TMP/t.prof" -- "$w" 100000000
+hpm_ok report -i "$E2E_TMP/t.prof"
+expect_no_grep "no address without a name in the program" 'cxxsyms\+0x' "$E2E_TMP/out"
+expect_grep "the spinner, demangled" " hpm::Spinner<long>::spin\\(long\\) +cxxsyms$" "$E2E_TMP/out"
+
+# demangled in text, JSON, CSV, folded stacks, annotate and diff
+hpm_ok record -q -g -e "exec:$spin" -c 1 -o "$E2E_TMP/s.prof" -- "$w" 1000
+report_json "$E2E_TMP/s.prof"
+expect_eq "JSON: one sample in the demangled name" 1 "$(samples "$dspin")"
+report_json "$E2E_TMP/s.prof" --no-demangle
+expect_eq "JSON --no-demangle: the symbol table's name" 1 "$(samples "$spin")"
+hpm_ok report -i "$E2E_TMP/s.prof" --csv
+expect_grep "CSV: the demangled name" '^1,1,100\.0000,hpm::Spinner<long>::spin\(long\),cxxsyms$' \
+	"$E2E_TMP/out"
+hpm_ok report -i "$E2E_TMP/s.prof" --folded
+expect_grep "folded: main, then the spinner" ';main;hpm::Spinner<long>::spin\(long\) 1$' "$E2E_TMP/out"
+hpm_ok report -i "$E2E_TMP/s.prof" --folded --no-demangle
+expect_grep "folded --no-demangle" ";main;$spin 1\$" "$E2E_TMP/out"
+for name in "$dspin" 'hpm::Spinner<long>::spin'; do
+	hpm_ok annotate -i "$E2E_TMP/s.prof" --no-source "$name"
+	expect_grep "annotate '$name': its instructions" '^ +1 +100\.00% ' "$E2E_TMP/out"
+done
+hpm_ok annotate -i "$E2E_TMP/s.prof" --no-source --no-demangle "$spin"
+expect_grep "annotate --no-demangle by the mangled name" '^ +1 +100\.00% ' "$E2E_TMP/out"
+hpm annotate -i "$E2E_TMP/s.prof" --no-source "$spin"
+expect_eq "annotate by the mangled name: demangled names only" 1 "$HPM_STATUS"
+hpm_ok diff --json "$E2E_TMP/s.prof" "$E2E_TMP/s.prof"
+expect_eq "diff: the demangled name" True \
+	"$(json "$E2E_TMP/out" "any(r['sym'] == '$dspin' for r in j['rows'])")"
+hpm_ok diff --json --no-demangle "$E2E_TMP/s.prof" "$E2E_TMP/s.prof"
+expect_eq "diff --no-demangle" True \
+	"$(json "$E2E_TMP/out" "any(r['sym'] == '$spin' for r in j['rows'])")"
+
+# several symbols at one address: perf's pick (docs/hpmon-report.md)
+while read -r given shown; do
+	hpm_ok record -q -e "exec:$given" -c 1 -o "$E2E_TMP/a.prof" -- "$w" 1000
+	report_json "$E2E_TMP/a.prof"
+	expect_eq "exec:$given is shown as $shown" 1 "$(samples "$shown")"
+done <<'LIST'
+hpm_alias_global_weak hpm_alias_global
+__hpm_alias_under hpm_alias_under
+hpm_alias_l hpm_alias_longer_name
+hpm_alias_local_weak hpm_alias_local
+LIST
+# libc: malloc, not __libc_malloc (ls allocates)
+hpm_ok record -q -e 'exec:libc.so.6:__libc_malloc' -c 1 -o "$E2E_TMP/m.prof" -- ls /
+report_json "$E2E_TMP/m.prof"
+expect_eq "libc's allocator is malloc" True \
+	"$(json "$E2E_TMP/rep.json" "[r['sym'] for r in j['rows']] == ['malloc']")"
+
+# inlined C++: the inline chain's names demangled too (from the DWARF
+# linkage name); a breakpoint on the inlined line gives one sample per call
+command -v g++ >/dev/null || skip "g++ is needed for the inlined C++ check"
+cat >"$E2E_TMP/inl.cc" <<'CC'
+#include <cstdlib>
+namespace ns {
+template <typename T> struct Acc {
+	T v;
+	void add(T x)
+	{
+		v = v * 3 + x;
+	}
+};
+}
+__attribute__((noinline)) long outer(long n)
+{
+	ns::Acc<long> a{ 1 };
+	for (long i = 0; i < n; i++)
+		a.add(i);
+	return a.v;
+}
+volatile long sink;
+int main(int c, char **v) { sink = outer(c > 1 ? atol(v[1]) : 2000000); }
+CC
+g++ -O2 -g -o "$E2E_TMP/inl" "$E2E_TMP/inl.cc" || fail "g++ could not build the inlined workload"
+hpm_ok record -q -e "exec:$E2E_TMP/inl:inl.cc:7" -c 1 -o "$E2E_TMP/i.prof" -- "$E2E_TMP/inl" 1234
+report_json "$E2E_TMP/i.prof" --inline
+expect_eq "inlined, demangled" 1234 "$(samples 'ns::Acc<long>::add(long) (inlined in outer(long))')"
+report_json "$E2E_TMP/i.prof" --inline --no-demangle
+expect_eq "inlined, --no-demangle" 1234 "$(samples 'add (inlined in _Z5outerl)')"
