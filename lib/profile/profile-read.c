@@ -528,6 +528,7 @@ static bool next_chunk(struct hpm_profile *p)
 			memcpy(p->raw, payload, raw);
 		}
 		p->pos += CHUNK_HDR_SIZE + comp;
+		p->st.raw_bytes += raw;
 		p->raw_len = raw;
 		p->rpos = 0;
 		p->left = get_le32(h + 16);

@@ -30,6 +30,12 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 		r->last_row = (size_t)i + 1;
 		return &r->rows[i];
 	}
+	/* past the memory cap: one row (made uncharged) for every key not met before */
+	static const uint64_t capped[SK_MAX] = { REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED,
+		REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED };
+	if (!htab__key_eq(key, capped, SK_MAX) &&
+	    !rep_charge(r, rep_cost(sizeof(struct rep_row), SK_MAX, 3 * r->nr_ev * 8, 3)))
+		return row_get(r, capped);
 	if (!PUSH(r, rows, nr_rows, cap_rows) || htab__put(r->h_row, key, r->nr_rows))
 		return NULL;
 	struct rep_row *row = &r->rows[r->nr_rows];
@@ -59,6 +65,10 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	uint32_t n = s->nr_values < e->group_size ? s->nr_values : e->group_size;
 
 	if (i < 0) {
+		if (!rep_charge(r, rep_cost(0, 3, 2 * 8 * r->nr_ev, 0))) {
+			r->cap_records++; /* this thread's group counts are left out */
+			return;
+		}
 		size_t need = (r->nr_prev + 1) * r->nr_ev;
 		if (need > r->cap_prev) {
 			size_t nc = r->cap_prev ? r->cap_prev * 2 : 64 * r->nr_ev;
@@ -160,6 +170,10 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 			uint64_t k[2] = { r->frames[i + 1], sy };
 			long e = htab__get(r->h_edge, k);
 			if (e < 0) {
+				if (!rep_charge(r, rep_cost(sizeof(struct rep_edge), 2, 0, 0))) {
+					r->cap_records++; /* the call is left out of the graph */
+					return;
+				}
 				if (!PUSH(r, edges, nr_edges, cap_edges) || htab__put(r->h_edge, k, r->nr_edges))
 					return;
 				e = (long)r->nr_edges++;
@@ -179,6 +193,10 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 	k[1] = h[0] ^ (h[1] << 1);
 	long i = htab__get(r->h_stack, k);
 	if (i < 0) {
+		if (!rep_charge(r, rep_cost(sizeof(struct rep_stack), 3, n * sizeof(uint32_t), 1))) {
+			r->cap_records++; /* the stack is left out of --folded */
+			return;
+		}
 		if (!PUSH(r, stacks, nr_stacks, cap_stacks) || htab__put(r->h_stack, k, r->nr_stacks))
 			return;
 		struct rep_stack *st = &r->stacks[r->nr_stacks];
@@ -204,11 +222,45 @@ struct deferred {
 	uint64_t *chain, *vals;
 };
 
+static uint64_t deferred_cost(const struct hpm_sample *s)
+{
+	return 2 * sizeof(struct deferred) + 8 * ((uint64_t)s->nr_chain + s->nr_values) +
+	       (s->nr_chain ? 32 : 0) + (s->nr_values ? 32 : 0);
+}
+
+static void flush_deferred(struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_deferred; i++) {
+		struct deferred *d = &r->deferred[i];
+		uint64_t cost = deferred_cost(&d->s);
+		rep_uncharge(r, cost); /* the tables may have it now */
+		r->mem_deferred -= cost;
+		aggregate__sample(r, &d->s, false);
+		free(d->chain);
+		free(d->vals);
+	}
+	r->nr_deferred = 0;
+}
+
 static bool defer(struct rep *r, const struct hpm_sample *s)
 {
+	uint64_t cost = deferred_cost(s);
+	/* the samples waiting get half the cap: the tables keep the rest */
+	if (r->mem_deferred + cost > rep_cap(r) / 2 || !rep_charge(r, cost)) {
+		/* what waits is resolved now, with the mappings known so far,
+		 * and the waiting starts over */
+		r->cap_early += r->nr_deferred;
+		flush_deferred(r);
+		if (cost > rep_cap(r) / 2 || !rep_charge(r, cost))
+			return false;
+	}
+	r->mem_deferred += cost;
 	struct deferred *v = vec__grow(r->deferred, &r->cap_deferred, r->nr_deferred, sizeof(*v));
-	if (!v)
+	if (!v) {
+		rep_uncharge(r, cost);
+		r->mem_deferred -= cost;
 		return false;
+	}
 	r->deferred = v;
 	struct deferred *d = &v[r->nr_deferred];
 	d->s = *s;
@@ -221,6 +273,8 @@ static bool defer(struct rep *r, const struct hpm_sample *s)
 	if ((s->nr_chain && !d->chain) || (s->nr_values && !d->vals)) {
 		free(d->chain);
 		free(d->vals);
+		rep_uncharge(r, cost);
+		r->mem_deferred -= cost;
 		return false;
 	}
 	if (s->nr_chain)
@@ -258,6 +312,9 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	r->ev_samples[s->ev]++;
 	r->ev_period[s->ev] += (double)s->period;
 	l->count[s->ev]++;
+	/* (only the capped row has a comm id that large) */
+	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
+		r->cap_samples++;
 	d->samples++;
 	if (!r->syms[l->sym].resolved)
 		d->nosym++;
@@ -353,8 +410,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 
 void aggregate__flush(struct rep *r)
 {
-	for (size_t i = 0; i < r->nr_deferred; i++)
-		aggregate__sample(r, &r->deferred[i].s, false);
+	flush_deferred(r);
 }
 
 /* ---- the tables ---- */

@@ -67,6 +67,8 @@ struct rep_dso {
 
 struct rep_loc {               /* one distinct resolved address */
 	uint32_t dso;
+	bool capped;               /* stands for every address of its symbol
+				      (or object) met past the memory cap */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
@@ -157,6 +159,15 @@ struct rep {
 	struct rep_memo *memo;               /* where the last sample went */
 	uint32_t sb_gen;                     /* side-band records read, from 1 */
 	size_t last_row;                     /* row_get's cache, index + 1 */
+	/* The memory cap (report/report-internal.h, rep_charge): what the
+	 * tables that grow with the file hold, and what was folded or left
+	 * out to stay under it; rep_load says so on stderr. */
+	const struct hpm_profile_status *live; /* the reader's, during the pass */
+	uint64_t mem;                        /* bytes charged */
+	uint64_t mem_deferred;               /* of which samples waiting */
+	uint64_t cap_early;                  /* samples resolved before the end */
+	uint64_t cap_samples;                /* samples put in a "[memory cap]" row or symbol */
+	uint64_t cap_records;                /* side-band records and details left out */
 };
 
 /* Read and aggregate. 0, or prints why to stderr and returns -1; either
