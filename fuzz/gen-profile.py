@@ -17,8 +17,9 @@ Shapes:
   ips       every sample at a new unmapped address (one symbol each)
   mmaps     N executable mappings of one process, then N samples: every
             lookup walks the mappings
-  rows      N distinct mapped symbols-to-be: samples spread over N pages of
-            one mapped file, for diff (two files differ by --seed)
+  rows      N samples spread over N distinct addresses of one mapped file
+            (--object, default /nonexistent/big), for diff (two files
+            differ by --seed)
 
 Payloads are zstd-compressed with the zstd program when it is there
 (--stored writes them uncompressed, codec 0). Prints the bytes of records
@@ -162,6 +163,8 @@ def main():
     ap.add_argument("--chunk", type=int, default=1 << 20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stored", action="store_true")
+    ap.add_argument("--object", default="/nonexistent/big",
+                    help="the file the rows shape maps")
     a = ap.parse_args()
 
     st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
@@ -189,7 +192,7 @@ def main():
                 w.sample(100, 0x400000)
         else:  # rows: a.samples samples over distinct addresses of one object
             rng = random.Random(a.seed)
-            w.add(mmap_rec(100, 0x400000, 1 << 36, "/nonexistent/big"), sample=False)
+            w.add(mmap_rec(100, 0x400000, 1 << 36, a.object), sample=False)
             for _ in range(a.samples):
                 w.sample(100, 0x400000 + rng.randrange(a.samples) * 64)
         w.close()

@@ -73,6 +73,18 @@ static void cap_notes(const struct rep *r)
 			"call-graph edges) were left out\n", (unsigned long long)r->cap_records);
 }
 
+/* Objects the profile names that are not regular files (a FIFO, a
+ * device): refused unread, and said here, where the reason is known. */
+static void refused_notes(const struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (r->dsos[i].open_err == -HPM_ERR_NOT_REGULAR || r->dsos[i].open_err == -EISDIR)
+			fprintf(stderr, "hpmon: warning: '%s', named by the profile, is %s: not read "
+				"(its samples are shown by offset)\n", r->dsos[i].path,
+				r->dsos[i].open_err == -EISDIR ? "a directory"
+							       : "not a regular file (a FIFO, device or socket)");
+}
+
 int rep_load(struct rep *r, const struct rep_opts *o)
 {
 	struct hpm_prec p;
@@ -120,6 +132,7 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	r->st = *hpm_profile__status(r->prof);
 	r->live = NULL;
 	cap_notes(r);
+	refused_notes(r);
 	if (r->st.complete) {
 		r->lost_samples = r->st.totals.lost_samples;
 		if (r->st.totals.throttled > r->throttled)
