@@ -17,7 +17,7 @@ Shapes:
   ips       every sample at a new unmapped address (one symbol each)
   mmaps     N executable mappings of one process, then N samples: every
             lookup walks the mappings
-  rows      N samples spread over N distinct addresses of one mapped file
+  rows      N samples spread over --rows distinct addresses of one mapped file
             (--object, default /nonexistent/big), for diff (two files
             differ by --seed)
 
@@ -163,6 +163,8 @@ def main():
     ap.add_argument("--chunk", type=int, default=1 << 20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stored", action="store_true")
+    ap.add_argument("--rows", type=int, default=0,
+                    help="distinct addresses of the rows shape (default: --samples)")
     ap.add_argument("--object", default="/nonexistent/big",
                     help="the file the rows shape maps")
     a = ap.parse_args()
@@ -194,7 +196,7 @@ def main():
             rng = random.Random(a.seed)
             w.add(mmap_rec(100, 0x400000, 1 << 36, a.object), sample=False)
             for _ in range(a.samples):
-                w.sample(100, 0x400000 + rng.randrange(a.samples) * 64)
+                w.sample(100, 0x400000 + rng.randrange(a.rows or a.samples) * 64)
         w.close()
     print(w.raw_bytes)
     return 0
