@@ -92,8 +92,14 @@ raw=$(shape pids pids 300000)
 check pids "$raw" 300000 yes --sort pid,comm
 expect_grep "pids: the folded row" '\[memory cap\]' "$E2E_TMP/out"
 
-# a 4096-entry call chain repeated in 2 bytes, with -g
+# a 4096-entry call chain repeated in 2 bytes, with -g: 32 KiB each to
+# keep aside, and 4096 frames to resolve
 raw=$(shape chains chains 3000)
 check chains "$raw" 3000 yes -g
+# 100,000 of them: a run of one stack is resolved once, not 100,000 times
+# (that took 20 s of CPU), so the CPU bound holds
+raw=$(shape chainrun chains 100000)
+check chainrun "$raw" 100000 yes -g
+expect_grep "chainrun: the call graph" '100\.00% +0\.00% +\[unknown\]\+0x3fffff' "$E2E_TMP/out"
 
 note "ok"

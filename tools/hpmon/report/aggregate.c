@@ -145,10 +145,9 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 	return n;
 }
 
-static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t comm, size_t n)
+/* The stack in r->frames (@n frames), of @nr samples of period @w in all. */
+static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint64_t nr)
 {
-	double w = (double)s->period;
-
 	if (r->stamp_cap < r->nr_syms) {
 		size_t nc = r->nr_syms * 2;
 		uint32_t *v = realloc(r->stamp, nc * sizeof(*v));
@@ -211,8 +210,60 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 		st->period = 0;
 		i = (long)r->nr_stacks++;
 	}
-	r->stacks[i].samples++;
+	r->stacks[i].samples += nr;
 	r->stacks[i].period += w;
+}
+
+/*
+ * -g: a run of samples with the same call chain (a hot loop; or a crafted
+ * file repeating a 4096-entry chain by reference in 2 bytes) is resolved
+ * and added once, with the run's weight: the stack waits in r->cg until a
+ * different one comes, or the end (aggregate__flush). The same chain of
+ * the same process, address and mode, with no side-band record between,
+ * resolves to the same frames.
+ */
+static void cg_flush(struct rep *r)
+{
+	if (r->cg.nr_samples)
+		add_callgraph(r, r->cg.comm, r->cg.n, r->cg.w, r->cg.nr_samples);
+	r->cg.nr_samples = 0;
+	r->cg.w = 0;
+}
+
+static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf)
+{
+	struct rep_cg *c = &r->cg;
+	if (c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	    c->mode == s->mode && c->comm == comm && c->leaf == leaf &&
+	    c->nr_chain == s->nr_chain &&
+	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
+		c->w += (double)s->period;
+		c->nr_samples++;
+		return;
+	}
+	cg_flush(r);
+	if (c->cap < s->nr_chain) {
+		uint64_t *v = realloc(c->chain, s->nr_chain * sizeof(uint64_t));
+		if (!v)
+			return;
+		c->chain = v;
+		c->cap = s->nr_chain;
+	}
+	size_t n = chain_syms(r, s, leaf); /* into r->frames, kept until the flush */
+	if (!n)
+		return;
+	if (s->nr_chain)
+		memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
+	c->nr_chain = s->nr_chain;
+	c->gen = r->sb_gen;
+	c->pid = s->pid;
+	c->ip = s->ip;
+	c->mode = s->mode;
+	c->comm = comm;
+	c->leaf = leaf;
+	c->n = n;
+	c->w = (double)s->period;
+	c->nr_samples = 1;
 }
 
 /* A sample copied aside until the whole file is read (its mapping may be
@@ -330,11 +381,8 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 		s = &unwound;
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
-	if (o->callgraph && s->ev == r->main_ev) {
-		size_t n = chain_syms(r, s, l->sym);
-		if (n)
-			add_callgraph(r, s, comm, n);
-	}
+	if (o->callgraph && s->ev == r->main_ev)
+		cg_sample(r, s, comm, l->sym);
 }
 
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
@@ -411,6 +459,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 void aggregate__flush(struct rep *r)
 {
 	flush_deferred(r);
+	cg_flush(r);
 }
 
 /* ---- the tables ---- */
@@ -442,6 +491,7 @@ void aggregate__free(struct rep *r)
 		free(r->deferred[i].vals);
 	}
 	free(r->deferred);
+	free(r->cg.chain);
 	free(r->rows);
 	free(r->edges);
 	free(r->stacks);

@@ -108,6 +108,18 @@ struct rep_stack {
 	double period;
 };
 
+/* -g: the call chain of a run of samples, added once (aggregate.c) */
+struct rep_cg {
+	uint64_t *chain; uint32_t nr_chain, cap;
+	uint32_t gen, comm, leaf;
+	pid_t pid;
+	uint64_t ip;
+	enum hpm_mode mode;
+	size_t n;                  /* frames in rep.frames */
+	double w;                  /* period of the run */
+	uint64_t nr_samples;       /* 0: none waits */
+};
+
 struct htab;
 struct deferred;
 struct rep_memo;
@@ -153,6 +165,7 @@ struct rep {
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
+	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
 	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
