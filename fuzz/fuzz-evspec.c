@@ -14,7 +14,7 @@
 #include <hpmon/event.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int fuzz_one(const uint8_t *data, size_t size);
 
 /* Specs longer than this say nothing new and only slow the search down. */
 #define MAX_SPEC 4096
@@ -95,7 +95,7 @@ static void one(struct hpm_ctx *ctx, const char *spec)
 	(void)strlen(hpm_strerror(rc));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char *spec;
 
@@ -112,3 +112,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(spec);
 	return 0;
 }
+
+#include "fuzz-cpu.h"

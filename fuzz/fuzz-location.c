@@ -16,7 +16,7 @@
 #include "location/location-internal.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int fuzz_one(const uint8_t *data, size_t size);
 
 #define MAX_SPEC 1024
 
@@ -33,7 +33,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char spec[MAX_SPEC + 8], msg[256];
 	struct hpm_parse_error err;
@@ -69,3 +69,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	return 0;
 }
+
+#include "fuzz-cpu.h"

@@ -17,7 +17,7 @@
 #include <hpmon/marker.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int fuzz_one(const uint8_t *data, size_t size);
 
 static struct hpm_markers *m;
 static unsigned char *area;
@@ -38,7 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	struct hpm_markers_thread t;
 	struct hpm_region_stats st;
@@ -83,3 +83,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	return 0;
 }
+
+#include "fuzz-cpu.h"

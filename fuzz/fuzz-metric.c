@@ -20,7 +20,7 @@
 #include <hpmon/metric.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int fuzz_one(const uint8_t *data, size_t size);
 
 #define MAX_INPUT 8192
 
@@ -162,7 +162,7 @@ out:
 	hpm_metricset__free(ms);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char *text;
 
@@ -180,3 +180,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(text);
 	return 0;
 }
+
+#include "fuzz-cpu.h"

@@ -12,7 +12,7 @@
 
 #include <hpmon/profile.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+static int fuzz_one(const uint8_t *data, size_t size);
 
 /* Read it all; the records read, and the status, into *st. */
 static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
@@ -66,7 +66,7 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
 	return nr;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static int fuzz_one(const uint8_t *data, size_t size)
 {
 	struct hpm_profile_status a, b;
 	uint64_t n = read_all(data, size, 0, &a);
@@ -76,3 +76,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	return 0;
 }
+
+#include "fuzz-cpu.h"

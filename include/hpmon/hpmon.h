@@ -47,6 +47,7 @@ enum hpm_error {
 	HPM_ERR_PFM,                /* libpfm4 failed to encode the event */
 	HPM_ERR_LOST,               /* kernel dropped records: data incomplete */
 	HPM_ERR_NOT_OPEN,           /* object used before it was opened */
+	HPM_ERR_NOT_REGULAR,        /* a file input names is a FIFO, device or socket */
 	HPM_ERR_MAX
 };
 

@@ -215,6 +215,8 @@ struct hpm_profile_status {
 	uint64_t file_bytes;
 	char what[160];          /* one sentence when !complete, else "" */
 	struct hpm_profile_totals totals; /* from the end chunk when complete */
+	uint64_t raw_bytes;      /* bytes of records decompressed so far: at the
+				    end, the file's uncompressed size */
 };
 
 /*

@@ -18,6 +18,8 @@ static const char *const hpm_errors[HPM_ERR_MAX - HPM_ERR_BASE] = {
 	[HPM_ERR_PFM - HPM_ERR_BASE] = "libpfm4 could not encode the event",
 	[HPM_ERR_LOST - HPM_ERR_BASE] = "the kernel dropped records",
 	[HPM_ERR_NOT_OPEN - HPM_ERR_BASE] = "not opened",
+	[HPM_ERR_NOT_REGULAR - HPM_ERR_BASE] =
+		"not a regular file (a FIFO, device or socket), which could block or never end",
 };
 
 const char *hpm_strerror(int err)

@@ -47,6 +47,7 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/symbols.h>
 
+#include "core/file-internal.h"
 #include "location/location-internal.h"
 #include "core/error-internal.h"
 
@@ -212,7 +213,7 @@ struct elf_facts {
 
 static int elf_facts(const char *path, struct elf_facts *f)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = hpm__open_input(path, 0, NULL); /* a FIFO would block libelf */
 	Elf *e;
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
@@ -220,7 +221,7 @@ static int elf_facts(const char *path, struct elf_facts *f)
 
 	memset(f, 0, sizeof(*f));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
@@ -415,7 +416,7 @@ static int find_object(const char *want, const char *prog, const char *lib_path,
 	}
 	rc = elf_facts(prog, &pf);
 	if (rc) {
-		snprintf(msg, msglen, "cannot read the program %s: %s", prog, strerror(-rc));
+		snprintf(msg, msglen, "cannot read the program %s: %s", prog, hpm_strerror(rc));
 		return rc;
 	}
 	for (unsigned i = 0; i < pf.nr_needed; i++)
@@ -534,7 +535,7 @@ static int resolve_in(const struct hpm_location *loc, const char *path, const ch
 	if (!d) {
 		rc = -errno;
 		snprintf(msg, msglen, "cannot read %s: %s", path,
-			 rc == -EBADMSG ? "not an ELF object" : strerror(errno));
+			 rc == -EBADMSG ? "not an ELF object" : hpm_strerror(rc));
 		return rc;
 	}
 	switch (loc->kind) {

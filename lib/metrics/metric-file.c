@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/data-internal.h"
+#include "core/file-internal.h"
 #include "events/evlist-internal.h"
 #include "metrics/metric-internal.h"
 
@@ -396,11 +397,12 @@ int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
 	memset(err, 0, sizeof(*err));
 	if (!ms || !path)
 		return -EINVAL;
-	f = fopen(path, "re");
+	f = hpm__fopen_input(path, MAX_FILE); /* not a FIFO: it would block */
 	if (!f) {
 		rc = -errno;
 		err->err = rc;
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", path, strerror(-rc));
+		snprintf(err->msg, sizeof(err->msg), "%s: %s", path,
+			 rc == -EFBIG ? "larger than 1 MiB" : hpm_strerror(rc));
 		return rc;
 	}
 	text = malloc(MAX_FILE + 2);

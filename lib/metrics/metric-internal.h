@@ -20,7 +20,7 @@
 
 /* Bounds on untrusted input (metric files, --metric). */
 #define HPM_EXPR_MAX_LEN 4096    /* characters of one expression */
-#define HPM_EXPR_MAX_DEPTH 48    /* nesting of parentheses and operators */
+#define HPM_EXPR_MAX_DEPTH 64    /* nesting of parentheses and operators (docs/metrics.md) */
 #define HPM_EXPR_MAX_NODES 1024  /* nodes of one expression */
 #define HPM_EXPR_MAX_NAME 255    /* characters of one name */
 /* Distinct inputs (events and context values) one evaluation may use,

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "core/file-internal.h"
 #include "profile/profile-internal.h"
 
 struct dec {
@@ -373,17 +374,13 @@ int hpm_profile__open(const char *path, struct hpm_profile **out)
 	int fd, rc;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = hpm__open_input(path, 0, NULL); /* a FIFO would block the open */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &sb)) {
 		rc = -errno;
 		close(fd);
 		return rc;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -EBADMSG;
 	}
 	if (sb.st_size > 0) {
 		map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -528,6 +525,7 @@ static bool next_chunk(struct hpm_profile *p)
 			memcpy(p->raw, payload, raw);
 		}
 		p->pos += CHUNK_HDR_SIZE + comp;
+		p->st.raw_bytes += raw;
 		p->raw_len = raw;
 		p->rpos = 0;
 		p->left = get_le32(h + 16);

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
+#include "core/file-internal.h"
 #include "symbols/symbols-internal.h"
 #include "symbols/symtab.h"
 #include "sys/opts.h"
@@ -60,7 +61,7 @@ size_t hpm__elf_build_id(const char *path, uint8_t *buf, size_t len)
 	int fd;
 
 	elf_init();
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = hpm__open_input(path, 0, NULL);
 	if (fd < 0)
 		return 0;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -95,13 +96,22 @@ static int report(struct hpm_dso *d, const char *path)
 	d->dwfl = dwfl_begin(&d->cb);
 	if (!d->dwfl)
 		return -ENOMEM;
-	dwfl_report_begin(d->dwfl);
-	d->mod = dwfl_report_elf(d->dwfl, path, path, -1, 0, false);
-	dwfl_report_end(d->dwfl, NULL, NULL);
-	if (!d->mod) {
+	/* a regular file only: libdwfl would open a FIFO and wait */
+	int fd = hpm__open_input(path, 0, NULL);
+	if (fd < 0) {
 		dwfl_end(d->dwfl);
 		d->dwfl = NULL;
-		return access(path, R_OK) ? -errno : -EBADMSG;
+		return fd;
+	}
+	dwfl_report_begin(d->dwfl);
+	/* the module keeps the descriptor, and dwfl_end closes it */
+	d->mod = dwfl_report_elf(d->dwfl, path, path, fd, 0, false);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod) {
+		close(fd);
+		dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		return -EBADMSG;
 	}
 	d->elf = dwfl_module_getelf(d->mod, &d->bias);
 	if (!d->elf) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
+#include "core/file-internal.h"
 
 struct addr_name {
 	uint64_t addr;
@@ -87,7 +88,7 @@ struct hpm_jitmap *hpm_jitmap__load(const char *path)
 
 	if (!m)
 		return NULL;
-	if (!(f = fopen(path, "re"))) {
+	if (!(f = hpm__fopen_input(path, 0))) { /* /tmp/perf-PID.map may be a FIFO */
 		int e = errno;
 		free(m);
 		errno = e;

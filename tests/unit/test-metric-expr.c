@@ -275,12 +275,59 @@ static void test_limits(void **state)
 	hpm_expr__free(NULL);
 }
 
+/* expr_parse N copies of @open, @leaf, N copies of @close */
+static int parse_nested(int n, const char *open, const char *leaf, const char *close)
+{
+	static char s[8192];
+	struct hpm_parse_error err;
+	struct hpm_expr *e = NULL;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, sizeof(s) - k, "%s", open);
+	k += (size_t)snprintf(s + k, sizeof(s) - k, "%s", leaf);
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(s + k, sizeof(s) - k, "%s", close);
+	assert_true(k < sizeof(s) - 1);
+	int rc = hpm_expr__parse(s, &e, &err);
+	if (rc) {
+		assert_int_equal(rc, -HPM_ERR_SYNTAX);
+		assert_non_null(strstr(err.msg, "nested too deeply (more than 64 levels)"));
+		assert_null(e);
+	}
+	hpm_expr__free(e);
+	return rc;
+}
+
+/* docs/metrics.md: 64 levels of nesting, no more and no fewer: 64
+ * parentheses, or 64 nodes from the top of the tree to a leaf (a flat sum
+ * of 64 terms, 63 signs or calls around a number) */
+static void test_nesting_limit(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_nested(64, "(", "1", ")"), 0);
+	assert_int_equal(parse_nested(65, "(", "1", ")"), -HPM_ERR_SYNTAX);
+	assert_int_equal(parse_nested(63, "-", "1", ""), 0);
+	assert_int_equal(parse_nested(64, "-", "1", ""), -HPM_ERR_SYNTAX);
+	assert_int_equal(parse_nested(63, "max(", "1", ")"), 0);
+	assert_int_equal(parse_nested(64, "max(", "1", ")"), -HPM_ERR_SYNTAX);
+	assert_int_equal(parse_nested(63, "1+(", "a", ")"), 0);
+	assert_int_equal(parse_nested(64, "1+(", "a", ")"), -HPM_ERR_SYNTAX);
+	assert_int_equal(parse_nested(1, "", "1" "+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+					 "+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+					 "+1+1+1", ""), 0); /* 64 terms */
+	assert_int_equal(parse_nested(1, "", "1" "+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+					 "+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1"
+					 "+1+1+1+1", ""), -HPM_ERR_SYNTAX); /* 65 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_nesting_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,8 +58,10 @@ static struct rep_proc *proc_get(struct rep *r, pid_t pid, bool create)
 	return p;
 }
 
+/* The object (@path, @kind, @pid, build-id), made when new; when @charge,
+ * a new one must fit under the memory cap. UINT32_MAX when it cannot. */
 static uint32_t dso_get(struct rep *r, const char *path, enum dso_kind kind, pid_t pid,
-			const uint8_t *bid, uint8_t bid_len)
+			const uint8_t *bid, uint8_t bid_len, bool charge)
 {
 	uint64_t k[4] = { rep_intern(r, path), (uint64_t)kind, (uint32_t)pid, 0 };
 	for (unsigned i = 0; i < bid_len && i < 8; i++)
@@ -67,6 +69,8 @@ static uint32_t dso_get(struct rep *r, const char *path, enum dso_kind kind, pid
 	long i = htab__get(r->h_dso, k);
 	if (i >= 0)
 		return (uint32_t)i;
+	if (charge && !rep_charge(r, rep_cost(sizeof(struct rep_dso), 4, strlen(path) + 1, 1)))
+		return UINT32_MAX;
 	if (!PUSH(r, dsos, nr_dsos, cap_dsos) || htab__put(r->h_dso, k, r->nr_dsos))
 		return UINT32_MAX;
 	struct rep_dso *d = &r->dsos[r->nr_dsos];
@@ -84,8 +88,23 @@ static uint32_t dso_get(struct rep *r, const char *path, enum dso_kind kind, pid
 	return (uint32_t)r->nr_dsos++;
 }
 
+/* Side-band records are few in a real profile: each is charged what it
+ * may add (a process, a mapping, an object and its name), new or not.
+ * Past the cap it is left out, and its samples fall to "[unknown]". */
+static bool sideband_room(struct rep *r, size_t name_len)
+{
+	if (rep_charge(r, rep_cost(sizeof(struct rep_proc), 1, 0, 0) +
+			  rep_cost(sizeof(struct rep_map), 0, 0, 0) +
+			  rep_cost(sizeof(struct rep_dso), 4, 2 * (name_len + 1), 2)))
+		return true;
+	r->cap_records++;
+	return false;
+}
+
 int addrspace__mmap(struct rep *r, const struct hpm_mmap_rec *m)
 {
+	if (!sideband_room(r, strlen(m->filename)))
+		return 0;
 	struct rep_proc *p = proc_get(r, m->pid, true);
 	enum dso_kind kind = DK_FILE;
 	if (!p)
@@ -96,7 +115,7 @@ int addrspace__mmap(struct rep *r, const struct hpm_mmap_rec *m)
 		 !strncmp(m->filename, "/memfd:", 7))
 		kind = DK_ANON; /* //anon, [heap], memfd: JIT code, maybe */
 	uint32_t dso = dso_get(r, m->filename, kind, kind == DK_ANON ? m->pid : 0, m->build_id,
-			       m->build_id_len);
+			       m->build_id_len, false);
 	if (dso == UINT32_MAX)
 		return -ENOMEM;
 	struct rep_map *v = vec__grow(p->maps, &p->cap, p->nr, sizeof(*v));
@@ -178,6 +197,8 @@ uint32_t addrspace__comm_of(struct rep *r, pid_t tid, pid_t pid)
 
 int addrspace__comm(struct rep *r, const struct hpm_comm_rec *cr)
 {
+	if (!sideband_room(r, strlen(cr->comm)))
+		return 0;
 	uint32_t c = rep_intern(r, cr->comm);
 	uint64_t k = (uint32_t)cr->tid;
 	if (!c || htab__put(r->h_comm, &k, c))
@@ -197,7 +218,7 @@ int addrspace__fork(struct rep *r, const struct hpm_task_rec *t)
 {
 	/* a new thread shares its process's mappings; a new process starts
 	 * with its parent's */
-	if (t->pid == t->ppid)
+	if (t->pid == t->ppid || !sideband_room(r, 0))
 		return 0;
 	struct rep_proc *pr = proc_get(r, t->pid, true);
 	if (!pr)
@@ -225,6 +246,10 @@ static uint32_t sym_get(struct rep *r, uint32_t dso, const char *name, uint64_t 
 	long i = htab__get(r->h_sym, k);
 	if (i >= 0)
 		return (uint32_t)i;
+	if (strcmp(name, REP_CAPPED_NAME) &&
+	    !rep_charge(r, rep_cost(sizeof(struct rep_sym), 2, 0, 0)))
+		/* past the memory cap: the object's one symbol for the rest */
+		return sym_get(r, dso, REP_CAPPED_NAME, 0, 0, false);
 	if (!PUSH(r, syms, nr_syms, cap_syms) || htab__put(r->h_sym, k, r->nr_syms))
 		return UINT32_MAX;
 	r->syms[r->nr_syms] = (struct rep_sym){ .name = rep_str(r, k[1]), .dso = dso,
@@ -393,13 +418,30 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 		if ((name = hpm_jitmap__lookup(d->jit, off, &start)))
 			resolved = true;
 	}
+	/* past the memory cap, this address is not kept on its own: it counts
+	 * for its symbol (annotate loses its instruction), or for the
+	 * object's "[memory cap]" when it has none */
+	bool room = rep_charge(r, rep_cost(sizeof(struct rep_loc), 2, 8 * r->nr_ev, 1));
+	if (!room) {
+		if (!name) {
+			name = REP_CAPPED_NAME;
+			start = size = 0;
+		}
+		l.line = 0;
+		l.capped = true;
+		l.addr = start;
+		k[1] = 1ull << 63 | sym_get(r, dso, name, start, size, resolved);
+		i = htab__get(r->h_loc, k);
+		if (i >= 0)
+			return (uint32_t)i;
+	}
 	if (!name) {
 		/* shown by object and offset */
 		snprintf(buf, sizeof(buf), "%s+0x%llx", d->kind == DK_UNKNOWN ? "[unknown]" : d->base,
 			 (unsigned long long)(d->kind == DK_FILE ? off : l.addr));
 		name = buf;
 	}
-	l.sym = sym_get(r, dso, name, start, size, resolved);
+	l.sym = room ? sym_get(r, dso, name, start, size, resolved) : (uint32_t)k[1];
 	if (l.sym == UINT32_MAX)
 		return UINT32_MAX;
 	l.count = calloc(r->nr_ev, sizeof(uint64_t));
@@ -413,7 +455,7 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 
 static uint32_t kernel_dso(struct rep *r)
 {
-	return dso_get(r, "[kernel.kallsyms]", DK_KERNEL, 0, NULL, 0);
+	return dso_get(r, "[kernel.kallsyms]", DK_KERNEL, 0, NULL, 0, false);
 }
 
 uint32_t addrspace__resolve_in(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode,
@@ -427,11 +469,11 @@ uint32_t addrspace__resolve_in(struct rep *r, pid_t pid, uint64_t ip, enum hpm_m
 	if (!m) {
 		char path[64];
 		snprintf(path, sizeof(path), "[unknown]");
-		uint32_t d = dso_get(r, path, DK_UNKNOWN, 0, NULL, 0);
+		uint32_t d = dso_get(r, path, DK_UNKNOWN, 0, NULL, 0, false);
 		if (d == UINT32_MAX)
 			return d;
-		/* a JIT map may still know it */
-		uint32_t j = dso_get(r, "//anon", DK_ANON, pid, NULL, 0);
+		/* a JIT map may still know it (one object per process: charged) */
+		uint32_t j = dso_get(r, "//anon", DK_ANON, pid, NULL, 0, true);
 		if (j != UINT32_MAX) {
 			if (!r->dsos[j].tried)
 				open_dso(r, &r->dsos[j]);

@@ -30,6 +30,12 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 		r->last_row = (size_t)i + 1;
 		return &r->rows[i];
 	}
+	/* past the memory cap: one row (made uncharged) for every key not met before */
+	static const uint64_t capped[SK_MAX] = { REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED,
+		REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED };
+	if (!htab__key_eq(key, capped, SK_MAX) &&
+	    !rep_charge(r, rep_cost(sizeof(struct rep_row), SK_MAX, 3 * r->nr_ev * 8, 3)))
+		return row_get(r, capped);
 	if (!PUSH(r, rows, nr_rows, cap_rows) || htab__put(r->h_row, key, r->nr_rows))
 		return NULL;
 	struct rep_row *row = &r->rows[r->nr_rows];
@@ -59,6 +65,10 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	uint32_t n = s->nr_values < e->group_size ? s->nr_values : e->group_size;
 
 	if (i < 0) {
+		if (!rep_charge(r, rep_cost(0, 3, 2 * 8 * r->nr_ev, 0))) {
+			r->cap_records++; /* this thread's group counts are left out */
+			return;
+		}
 		size_t need = (r->nr_prev + 1) * r->nr_ev;
 		if (need > r->cap_prev) {
 			size_t nc = r->cap_prev ? r->cap_prev * 2 : 64 * r->nr_ev;
@@ -135,10 +145,9 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 	return n;
 }
 
-static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t comm, size_t n)
+/* The stack in r->frames (@n frames), of @nr samples of period @w in all. */
+static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint64_t nr)
 {
-	double w = (double)s->period;
-
 	if (r->stamp_cap < r->nr_syms) {
 		size_t nc = r->nr_syms * 2;
 		uint32_t *v = realloc(r->stamp, nc * sizeof(*v));
@@ -160,6 +169,10 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 			uint64_t k[2] = { r->frames[i + 1], sy };
 			long e = htab__get(r->h_edge, k);
 			if (e < 0) {
+				if (!rep_charge(r, rep_cost(sizeof(struct rep_edge), 2, 0, 0))) {
+					r->cap_records++; /* the call is left out of the graph */
+					return;
+				}
 				if (!PUSH(r, edges, nr_edges, cap_edges) || htab__put(r->h_edge, k, r->nr_edges))
 					return;
 				e = (long)r->nr_edges++;
@@ -179,6 +192,10 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 	k[1] = h[0] ^ (h[1] << 1);
 	long i = htab__get(r->h_stack, k);
 	if (i < 0) {
+		if (!rep_charge(r, rep_cost(sizeof(struct rep_stack), 3, n * sizeof(uint32_t), 1))) {
+			r->cap_records++; /* the stack is left out of --folded */
+			return;
+		}
 		if (!PUSH(r, stacks, nr_stacks, cap_stacks) || htab__put(r->h_stack, k, r->nr_stacks))
 			return;
 		struct rep_stack *st = &r->stacks[r->nr_stacks];
@@ -193,8 +210,60 @@ static void add_callgraph(struct rep *r, const struct hpm_sample *s, uint32_t co
 		st->period = 0;
 		i = (long)r->nr_stacks++;
 	}
-	r->stacks[i].samples++;
+	r->stacks[i].samples += nr;
 	r->stacks[i].period += w;
+}
+
+/*
+ * -g: a run of samples with the same call chain (a hot loop; or a crafted
+ * file repeating a 4096-entry chain by reference in 2 bytes) is resolved
+ * and added once, with the run's weight: the stack waits in r->cg until a
+ * different one comes, or the end (aggregate__flush). The same chain of
+ * the same process, address and mode, with no side-band record between,
+ * resolves to the same frames.
+ */
+static void cg_flush(struct rep *r)
+{
+	if (r->cg.nr_samples)
+		add_callgraph(r, r->cg.comm, r->cg.n, r->cg.w, r->cg.nr_samples);
+	r->cg.nr_samples = 0;
+	r->cg.w = 0;
+}
+
+static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf)
+{
+	struct rep_cg *c = &r->cg;
+	if (c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	    c->mode == s->mode && c->comm == comm && c->leaf == leaf &&
+	    c->nr_chain == s->nr_chain &&
+	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
+		c->w += (double)s->period;
+		c->nr_samples++;
+		return;
+	}
+	cg_flush(r);
+	if (c->cap < s->nr_chain) {
+		uint64_t *v = realloc(c->chain, s->nr_chain * sizeof(uint64_t));
+		if (!v)
+			return;
+		c->chain = v;
+		c->cap = s->nr_chain;
+	}
+	size_t n = chain_syms(r, s, leaf); /* into r->frames, kept until the flush */
+	if (!n)
+		return;
+	if (s->nr_chain)
+		memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
+	c->nr_chain = s->nr_chain;
+	c->gen = r->sb_gen;
+	c->pid = s->pid;
+	c->ip = s->ip;
+	c->mode = s->mode;
+	c->comm = comm;
+	c->leaf = leaf;
+	c->n = n;
+	c->w = (double)s->period;
+	c->nr_samples = 1;
 }
 
 /* A sample copied aside until the whole file is read (its mapping may be
@@ -204,11 +273,45 @@ struct deferred {
 	uint64_t *chain, *vals;
 };
 
+static uint64_t deferred_cost(const struct hpm_sample *s)
+{
+	return 2 * sizeof(struct deferred) + 8 * ((uint64_t)s->nr_chain + s->nr_values) +
+	       (s->nr_chain ? 32 : 0) + (s->nr_values ? 32 : 0);
+}
+
+static void flush_deferred(struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_deferred; i++) {
+		struct deferred *d = &r->deferred[i];
+		uint64_t cost = deferred_cost(&d->s);
+		rep_uncharge(r, cost); /* the tables may have it now */
+		r->mem_deferred -= cost;
+		aggregate__sample(r, &d->s, false);
+		free(d->chain);
+		free(d->vals);
+	}
+	r->nr_deferred = 0;
+}
+
 static bool defer(struct rep *r, const struct hpm_sample *s)
 {
+	uint64_t cost = deferred_cost(s);
+	/* the samples waiting get half the cap: the tables keep the rest */
+	if (r->mem_deferred + cost > rep_cap(r) / 2 || !rep_charge(r, cost)) {
+		/* what waits is resolved now, with the mappings known so far,
+		 * and the waiting starts over */
+		r->cap_early += r->nr_deferred;
+		flush_deferred(r);
+		if (cost > rep_cap(r) / 2 || !rep_charge(r, cost))
+			return false;
+	}
+	r->mem_deferred += cost;
 	struct deferred *v = vec__grow(r->deferred, &r->cap_deferred, r->nr_deferred, sizeof(*v));
-	if (!v)
+	if (!v) {
+		rep_uncharge(r, cost);
+		r->mem_deferred -= cost;
 		return false;
+	}
 	r->deferred = v;
 	struct deferred *d = &v[r->nr_deferred];
 	d->s = *s;
@@ -221,6 +324,8 @@ static bool defer(struct rep *r, const struct hpm_sample *s)
 	if ((s->nr_chain && !d->chain) || (s->nr_values && !d->vals)) {
 		free(d->chain);
 		free(d->vals);
+		rep_uncharge(r, cost);
+		r->mem_deferred -= cost;
 		return false;
 	}
 	if (s->nr_chain)
@@ -258,6 +363,9 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	r->ev_samples[s->ev]++;
 	r->ev_period[s->ev] += (double)s->period;
 	l->count[s->ev]++;
+	/* (only the capped row has a comm id that large) */
+	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
+		r->cap_samples++;
 	d->samples++;
 	if (!r->syms[l->sym].resolved)
 		d->nosym++;
@@ -273,11 +381,8 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 		s = &unwound;
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
-	if (o->callgraph && s->ev == r->main_ev) {
-		size_t n = chain_syms(r, s, l->sym);
-		if (n)
-			add_callgraph(r, s, comm, n);
-	}
+	if (o->callgraph && s->ev == r->main_ev)
+		cg_sample(r, s, comm, l->sym);
 }
 
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
@@ -353,8 +458,8 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 
 void aggregate__flush(struct rep *r)
 {
-	for (size_t i = 0; i < r->nr_deferred; i++)
-		aggregate__sample(r, &r->deferred[i].s, false);
+	flush_deferred(r);
+	cg_flush(r);
 }
 
 /* ---- the tables ---- */
@@ -386,6 +491,7 @@ void aggregate__free(struct rep *r)
 		free(r->deferred[i].vals);
 	}
 	free(r->deferred);
+	free(r->cg.chain);
 	free(r->rows);
 	free(r->edges);
 	free(r->stacks);

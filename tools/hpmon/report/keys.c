@@ -13,6 +13,8 @@ const char *rep_key_text(const struct rep *r, const struct rep_row *row, enum so
 			 char *buf, size_t len)
 {
 	uint64_t v = row->key[k];
+	if (v == REP_KEY_CAPPED)
+		return REP_CAPPED_NAME; /* the row of everything past the memory cap */
 	switch (k) {
 	case SK_COMM: return rep_str(r, v);
 	case SK_PID:

@@ -49,6 +49,42 @@ static int open_profile(struct rep *r)
 	return 0;
 }
 
+/* What the memory cap (report-internal.h) changed, on stderr: the
+ * report is still right in its totals, less detailed where it says. */
+static void cap_notes(const struct rep *r)
+{
+	if (!r->cap_early && !r->cap_samples && !r->cap_records)
+		return;
+	fprintf(stderr, "hpmon: warning: '%s' asks for more memory than its size justifies "
+		"(cap %llu MiB: %llu MiB + %d x its %llu bytes of records):\n", r->o.input,
+		(unsigned long long)((REP_MEM_BASE + REP_MEM_PER_RAW * r->st.raw_bytes) >> 20),
+		(unsigned long long)(REP_MEM_BASE >> 20), REP_MEM_PER_RAW,
+		(unsigned long long)r->st.raw_bytes);
+	if (r->cap_early)
+		fprintf(stderr, "hpmon:   %llu samples without a known mapping were placed before "
+			"the end of the file (a mapping recorded later was not seen)\n",
+			(unsigned long long)r->cap_early);
+	if (r->cap_samples)
+		fprintf(stderr, "hpmon:   %llu samples are counted in \"" REP_CAPPED_NAME "\" "
+			"rows or symbols, or by symbol without their address\n",
+			(unsigned long long)r->cap_samples);
+	if (r->cap_records)
+		fprintf(stderr, "hpmon:   %llu records or details (mappings, names, group counts, "
+			"call-graph edges) were left out\n", (unsigned long long)r->cap_records);
+}
+
+/* Objects the profile names that are not regular files (a FIFO, a
+ * device): refused unread, and said here, where the reason is known. */
+static void refused_notes(const struct rep *r)
+{
+	for (size_t i = 0; i < r->nr_dsos; i++)
+		if (r->dsos[i].open_err == -HPM_ERR_NOT_REGULAR || r->dsos[i].open_err == -EISDIR)
+			fprintf(stderr, "hpmon: warning: '%s', named by the profile, is %s: not read "
+				"(its samples are shown by offset)\n", r->dsos[i].path,
+				r->dsos[i].open_err == -EISDIR ? "a directory"
+							       : "not a regular file (a FIFO, device or socket)");
+}
+
 int rep_load(struct rep *r, const struct rep_opts *o)
 {
 	struct hpm_prec p;
@@ -62,6 +98,7 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	if (open_profile(r))
 		return -1;
 	r->meta = *hpm_profile__meta(r->prof);
+	r->live = hpm_profile__status(r->prof);
 	if (!o->callgraph) /* a flat listing: call chains are not decoded */
 		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	r->nr_ev = r->meta.nr_events;
@@ -93,6 +130,9 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 		r->ksym_thread_up = false;
 	}
 	r->st = *hpm_profile__status(r->prof);
+	r->live = NULL;
+	cap_notes(r);
+	refused_notes(r);
 	if (r->st.complete) {
 		r->lost_samples = r->st.totals.lost_samples;
 		if (r->st.totals.throttled > r->throttled)

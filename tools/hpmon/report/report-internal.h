@@ -18,6 +18,52 @@
 #include "report/report.h"
 #include "report/table.h"
 
+/*
+ * The memory cap. A profile is untrusted input, and a record of a few
+ * bytes can ask for far more (a sample of a new process, a new address,
+ * a 4096-entry call chain repeated by reference): whatever grows with the
+ * file is charged here, at an estimate of what it costs with the hash
+ * tables' and vectors' slack, against REP_MEM_BASE plus REP_MEM_PER_RAW
+ * times the bytes of records decoded so far. Past it, what would be new
+ * is folded (the rows, symbols and addresses "[memory cap]") or left out,
+ * and counted in r->cap_*; the reader's chunk (up to 64 MiB, the raw size
+ * itself) and the program (about 14 MiB) are outside it. So a report
+ * stays under 64 MiB plus 4 times the file's uncompressed size
+ * (tests/e2e/report-bounds.sh).
+ */
+#define REP_MEM_BASE (48ull << 20)
+#define REP_MEM_PER_RAW 3
+
+static inline uint64_t rep_cap(const struct rep *r)
+{
+	return REP_MEM_BASE + (r->live ? REP_MEM_PER_RAW * r->live->raw_bytes : 0);
+}
+
+/* Charge @n bytes: false, and nothing charged, when that would pass the cap. */
+static inline bool rep_charge(struct rep *r, uint64_t n)
+{
+	if (r->mem + n > rep_cap(r))
+		return false;
+	r->mem += n;
+	return true;
+}
+
+static inline void rep_uncharge(struct rep *r, uint64_t n)
+{
+	r->mem = n < r->mem ? r->mem - n : 0;
+}
+
+/* An item of @size bytes in a doubling vector, found through a table of
+ * @kw-word keys, with @heap bytes more in @mallocs allocations of its own. */
+static inline uint64_t rep_cost(size_t size, unsigned kw, size_t heap, unsigned mallocs)
+{
+	return 2 * (uint64_t)size + 3 * (8 * (uint64_t)kw + 4) + heap + 32 * (uint64_t)mallocs;
+}
+
+/* The text of a row's key past the cap, for pid, tid, cpu and line. */
+#define REP_KEY_CAPPED UINT64_MAX
+#define REP_CAPPED_NAME "[memory cap]"
+
 /* ---- strings.c: interned strings ---- */
 
 /* Make string 0, "". 0 or -ENOMEM. */

@@ -68,6 +68,8 @@ struct rep_dso {
 
 struct rep_loc {               /* one distinct resolved address */
 	uint32_t dso;
+	bool capped;               /* stands for every address of its symbol
+				      (or object) met past the memory cap */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
@@ -105,6 +107,18 @@ struct rep_stack {
 	uint32_t nr;
 	uint64_t samples;
 	double period;
+};
+
+/* -g: the call chain of a run of samples, added once (aggregate.c) */
+struct rep_cg {
+	uint64_t *chain; uint32_t nr_chain, cap;
+	uint32_t gen, comm, leaf;
+	pid_t pid;
+	uint64_t ip;
+	enum hpm_mode mode;
+	size_t n;                  /* frames in rep.frames */
+	double w;                  /* period of the run */
+	uint64_t nr_samples;       /* 0: none waits */
 };
 
 struct htab;
@@ -152,12 +166,22 @@ struct rep {
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
+	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
 	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
 	struct rep_memo *memo;               /* where the last sample went */
 	uint32_t sb_gen;                     /* side-band records read, from 1 */
 	size_t last_row;                     /* row_get's cache, index + 1 */
+	/* The memory cap (report/report-internal.h, rep_charge): what the
+	 * tables that grow with the file hold, and what was folded or left
+	 * out to stay under it; rep_load says so on stderr. */
+	const struct hpm_profile_status *live; /* the reader's, during the pass */
+	uint64_t mem;                        /* bytes charged */
+	uint64_t mem_deferred;               /* of which samples waiting */
+	uint64_t cap_early;                  /* samples resolved before the end */
+	uint64_t cap_samples;                /* samples put in a "[memory cap]" row or symbol */
+	uint64_t cap_records;                /* side-band records and details left out */
 };
 
 /* Read and aggregate. 0, or prints why to stderr and returns -1; either

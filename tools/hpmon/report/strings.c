@@ -53,6 +53,9 @@ uint32_t rep_intern(struct rep *r, const char *s)
 		return 0;
 	}
 	r->strs[r->nr_strs] = c;
+	/* always charged, never refused: callers check the cap before they
+	 * intern a name that comes from the file */
+	r->mem += rep_cost(sizeof(char *), 2, strlen(s) + 1, 1);
 	return (uint32_t)r->nr_strs++;
 }
 

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Write crafted hpmon profiles (docs/profile-format.md) that stress what a
+reader keeps in memory: records that cost a few bytes on disk but ask the
+report to hold much more. Used by tests/e2e/report-bounds.sh, bench/diff.sh
+and to make fuzz/corpus/profile/crafted-*.
+
+  gen-profile.py SHAPE OUT [--samples N] [--chunk BYTES] [--stored]
+
+Shapes:
+  unmapped  N samples at one address no mapping covers (all kept aside
+            until the end, each a few bytes)
+  chains    the same with a 4096-entry call chain repeated by reference
+            (a chain costs 2 bytes on disk, 32 KiB in memory)
+  pids      every sample of a new process with no mapping (one row per
+            process with --sort pid)
+  ips       every sample at a new unmapped address (one symbol each)
+  mmaps     N executable mappings of one process, then N samples: every
+            lookup walks the mappings
+  rows      N samples spread over --rows distinct addresses of one mapped file
+            (--object, default /nonexistent/big), for diff (two files
+            differ by --seed)
+
+Payloads are zstd-compressed with the zstd program when it is there
+(--stored writes them uncompressed, codec 0). Prints the bytes of records
+(the file's uncompressed size).
+"""
+import argparse
+import random
+import shutil
+import struct
+import subprocess
+import sys
+
+MAGIC = b"HPMPROF\0"
+CHUNK_MAGIC = 0x4B484348
+SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_READ = 1, 2, 4, 16
+SAMPLE_CALLCHAIN, SAMPLE_CPU, SAMPLE_PERIOD = 32, 128, 256
+TAG_SAMPLE, TAG_MMAP, TAG_COMM, TAG_TOTALS = 1, 2, 3, 9
+SF_TASK, SF_CPUEV, SF_PERIOD, SF_MODE = 0x10, 0x20, 0x40, 0x80
+
+
+def fnv(b):
+    h = 2166136261
+    for x in b:
+        h = ((h ^ x) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def var(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def zz(v):
+    return var(((v << 1) ^ (v >> 63)) & 0xFFFFFFFFFFFFFFFF)
+
+
+def s(text):
+    b = text.encode()
+    return var(len(b)) + b
+
+
+def meta(sample_type, callchain):
+    m = bytearray()
+    m += var(1 << 1 | 1) + s("crafted")
+    m += var(3 << 1 | 1) + s("x86_64")
+    m += var(7 << 1) + var(callchain)
+    m += var(8 << 1) + var(4096)
+    m += var(16 << 1 | 1) + s("cpu-clock")
+    m += var(17 << 1) + var(1) + var(18 << 1) + var(0)
+    m += var(21 << 1) + var(4000) + var(22 << 1) + var(1)
+    m += var(23 << 1) + var(1) + var(25 << 1) + var(sample_type)
+    return bytes(m)
+
+
+class Writer:
+    def __init__(self, out, chunk, stored):
+        self.f = out
+        self.chunk = chunk
+        self.zstd = None if stored else shutil.which("zstd")
+        self.buf = bytearray()
+        self.nrec = 0
+        self.samples = 0
+        self.first = True
+        self.pid = self.ip = 0
+        self.raw_bytes = 0
+
+    def header(self, m):
+        self.f.write(MAGIC + struct.pack("<HHIII", 1, 0, len(m), fnv(m), 0) + m)
+
+    def add(self, rec, sample=True):
+        self.buf += rec
+        self.nrec += 1
+        self.samples += sample
+        if len(self.buf) >= self.chunk:
+            self.flush()
+
+    def sample(self, pid, ip, chain=0):
+        """A sample of @pid at @ip, coded as a delta from the chunk's
+        previous one (every chunk decodes on its own: its first sets the
+        task, CPU, event, period and mode again). @chain: that many
+        entries, all repeated from the previous sample but the first time
+        in the chunk."""
+        tag = TAG_SAMPLE
+        rec = bytearray()
+        if self.first:
+            tag |= SF_TASK | SF_CPUEV | SF_PERIOD | SF_MODE
+            rec += var(pid) + var(pid) + var(0) + var(0) + var(1000) + bytes([2])
+            self.ip = 0
+        elif pid != self.pid:
+            tag |= SF_TASK
+            rec += var(pid) + var(pid)
+        rec += zz(1) + zz(ip - self.ip)
+        if chain and self.first:
+            rec += var(chain) + var(0) + zz(0) * chain
+        elif chain:
+            rec += var(chain) + var(chain)
+        self.first = False
+        self.pid, self.ip = pid, ip
+        self.add(bytes([tag]) + rec)
+
+    def emit(self, kind, raw, nrec):
+        self.raw_bytes += len(raw)
+        codec, payload = 0, bytes(raw)
+        if self.zstd and raw:
+            payload = subprocess.run([self.zstd, "-q", "-19", "-c"], input=payload,
+                                     stdout=subprocess.PIPE, check=True).stdout
+            codec = 1
+        self.f.write(struct.pack("<IBBHIIII", CHUNK_MAGIC, kind, codec, 0, len(raw),
+                                 len(payload), nrec, fnv(payload)) + payload)
+
+    def flush(self):
+        if self.nrec:
+            self.emit(1, self.buf, self.nrec)
+        self.buf = bytearray()
+        self.nrec = 0
+        self.first = True
+
+    def close(self):
+        self.flush()
+        end = bytes([TAG_TOTALS]) + var(self.samples) + var(0) * 4 + zz(-1)
+        self.emit(2, end, 1)
+
+
+def mmap_rec(pid, start, length, name, time=0):
+    return (bytes([TAG_MMAP]) + var(pid) + var(pid) + zz(time) + var(start) + var(length)
+            + var(0) + var(5) + var(2) + bytes([0]) + s(name))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows"])
+    ap.add_argument("out")
+    ap.add_argument("--samples", type=int, default=200000)
+    ap.add_argument("--chunk", type=int, default=1 << 20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--stored", action="store_true")
+    ap.add_argument("--rows", type=int, default=0,
+                    help="distinct addresses of the rows shape (default: --samples)")
+    ap.add_argument("--object", default="/nonexistent/big",
+                    help="the file the rows shape maps")
+    a = ap.parse_args()
+
+    st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
+    if a.shape == "chains":
+        st |= SAMPLE_CALLCHAIN
+    with open(a.out, "wb") as f:
+        w = Writer(f, a.chunk, a.stored)
+        w.header(meta(st, 1 if a.shape == "chains" else 0))
+        chain = 4096 if a.shape == "chains" else 0
+        if a.shape in ("unmapped", "chains"):
+            # time +1, ip +0: 3 bytes a sample (5 with the chain's n and k)
+            for _ in range(a.samples):
+                w.sample(100, 0x400000, chain)
+        elif a.shape == "pids":
+            for i in range(a.samples):
+                w.sample(1000 + i % 4000000, 0x400000)
+        elif a.shape == "ips":
+            for i in range(a.samples):
+                w.sample(100, 0x400000 + i)
+        elif a.shape == "mmaps":
+            for i in range(a.samples):
+                w.add(mmap_rec(100, 0x10000000 + i * 0x2000, 0x1000, "/nonexistent/lib.so"),
+                      sample=False)
+            for i in range(a.samples):
+                w.sample(100, 0x400000)
+        else:  # rows: a.samples samples over distinct addresses of one object
+            rng = random.Random(a.seed)
+            w.add(mmap_rec(100, 0x400000, 1 << 36, a.object), sample=False)
+            for _ in range(a.samples):
+                w.sample(100, 0x400000 + rng.randrange(a.rows or a.samples) * 64)
+        w.close()
+    print(w.raw_bytes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A profile is untrusted input: crafted files whose records cost a few
+# bytes but ask report for far more (samples no mapping covers, a new
+# process or address in every sample, a long call chain repeated by
+# reference) must keep report under 64 MiB plus 4 times the file's
+# uncompressed size, within a CPU-time bound, with every sample counted
+# and a warning that says what the memory cap folded. fuzz/gen-profile.py
+# writes the shapes (the same ones are in fuzz/corpus/profile/crafted-*).
+. "$(dirname "$0")/lib.sh"
+
+gen="$SRCDIR/fuzz/gen-profile.py"
+[ -f "$gen" ] || fail "no $gen"
+
+# Under ASan the shadow memory and quarantine are the program's RSS too:
+# the bound is the plain build's; the sanitizer lane checks the rest.
+asan=false
+grep -qa __asan_init "$HPMON" && asan=true
+
+# measure ARGS...: run hpmon ARGS (stdout to $E2E_TMP/out, stderr to
+# $E2E_TMP/err); sets RSS_KB, CPU_S and HPM_STATUS.
+measure() {
+	local r
+	r=$(python3 - "$E2E_TIMEOUT" "$HPMON" "$@" <<'EOF'
+import resource, subprocess, sys, os
+tmp = os.environ["E2E_TMP"]
+with open(tmp + "/out", "wb") as o, open(tmp + "/err", "wb") as e:
+    try:
+        rc = subprocess.run(sys.argv[2:], stdout=o, stderr=e, stdin=subprocess.DEVNULL,
+                            timeout=float(sys.argv[1])).returncode
+    except subprocess.TimeoutExpired:
+        rc = 124
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(rc, u.ru_maxrss, round(u.ru_utime + u.ru_stime, 2))
+EOF
+)
+	read -r HPM_STATUS RSS_KB CPU_S <<<"$r"
+}
+export E2E_TMP
+
+# check NAME RAW_BYTES SAMPLES CAPPED ARGS...: report of $E2E_TMP/NAME.prof
+# within the bound, every sample counted; CAPPED: whether the warning must
+# be there ("yes"), or must not ("no").
+check() {
+	local name=$1 raw=$2 samples=$3 capped=$4
+	shift 4
+	measure report -i "$E2E_TMP/$name.prof" "$@"
+	[ "$HPM_STATUS" -ne 124 ] || fail "$name: report did not end in ${E2E_TIMEOUT}s"
+	[ "$HPM_STATUS" -eq 0 ] || { cat "$E2E_TMP/err" >&2; fail "$name: exit $HPM_STATUS"; }
+	local limit_kb=$((64 * 1024 + 4 * raw / 1024))
+	note "$name: $raw bytes of records, max RSS ${RSS_KB} KiB (bound $limit_kb), ${CPU_S}s CPU"
+	if ! $asan; then
+		[ "$RSS_KB" -le "$limit_kb" ] ||
+			fail "$name: report used ${RSS_KB} KiB, over 64 MiB + 4 x $raw bytes"
+	fi
+	# CPU time, not wall-clock: a loaded machine slows it, not this
+	local cpu_max=15
+	! $asan || cpu_max=90
+	expect_in "$name: CPU seconds" 0 "$cpu_max" "$CPU_S"
+	expect_grep "$name: every sample" "cpu-clock: $samples samples" "$E2E_TMP/out"
+	if [ "$capped" = yes ]; then
+		expect_grep "$name: the cap's warning" "asks for more memory than its size justifies" \
+			"$E2E_TMP/err"
+	else
+		expect_no_grep "$name: no warning" "asks for more memory" "$E2E_TMP/err"
+	fi
+}
+
+shape() { # NAME SHAPE SAMPLES: prints the bytes of records
+	python3 "$gen" "$2" "$E2E_TMP/$1.prof" --samples "$3"
+}
+
+# a small file: nothing capped, every address its own row
+raw=$(shape small ips 2000)
+check small "$raw" 2000 no
+expect_grep "small: an address of its own" "\[unknown\]\+0x4007cf" "$E2E_TMP/out"
+
+# 1M samples at an address no mapping covers: 3 bytes each on disk, a
+# hundred and more each when kept aside until the end of the file
+raw=$(shape unmapped unmapped 1000000)
+check unmapped "$raw" 1000000 yes
+expect_grep "unmapped: the early placing said" \
+	"samples without a known mapping were placed before the end" "$E2E_TMP/err"
+
+# a new address in every sample: one symbol each, until the cap
+raw=$(shape ips ips 300000)
+check ips "$raw" 300000 yes
+expect_grep "ips: the folded row" '\[memory cap\]' "$E2E_TMP/out"
+
+# a new process in every sample, by pid: one row each, until the cap
+raw=$(shape pids pids 300000)
+check pids "$raw" 300000 yes --sort pid,comm
+expect_grep "pids: the folded row" '\[memory cap\]' "$E2E_TMP/out"
+
+# a 4096-entry call chain repeated in 2 bytes, with -g: 32 KiB each to
+# keep aside, and 4096 frames to resolve
+raw=$(shape chains chains 3000)
+check chains "$raw" 3000 yes -g
+# 100,000 of them: a run of one stack is resolved once, not 100,000 times
+# (that took 20 s of CPU), so the CPU bound holds
+raw=$(shape chainrun chains 100000)
+check chainrun "$raw" 100000 yes -g
+expect_grep "chainrun: the call graph" '100\.00% +0\.00% +\[unknown\]\+0x3fffff' "$E2E_TMP/out"
+
+note "ok"
