@@ -14,6 +14,11 @@
  *   mem:ADDR[/LEN][:r|w|x|rw]     hardware breakpoint
  *   NATIVE[:UMASK...]             libpfm4 name, e.g. INST_RETIRED:ANY_P
  *   {a,b,c}                       group scheduled together
+ *   NAME{a,b}                     a named group (hpm_event__group_name)
+ *   subsys:name*                  every tracepoint that matches (* ? [])
+ *   TYPE:CONFIG                   numeric: 1:1 is task-clock
+ *   NAME/terms/                   terms after a generic event, raw code
+ *                                 or TYPE:CONFIG: cycles/period=1000/
  * followed by modifiers :u :k :h :H :G :p(p,pp,ppp) :D :S
  * and, for PMU events, terms such as name=NAME, period=N, freq=N.
  * As in perf, an event without H or G counts the host only
@@ -136,6 +141,22 @@ HPM_API const char *hpm_event__merged_name(const struct hpm_event *ev);
 HPM_API const char *hpm_event__cpus(const struct hpm_event *ev);
 /* Does the event count on CPU @cpu (hpm_event__cpus)? */
 HPM_API bool hpm_event__on_cpu(const struct hpm_event *ev, int cpu);
+
+/* The name of the group @ev leads, as written before its braces
+ * (group1{cycles,instructions}); "" when none or @ev does not lead one. */
+HPM_API const char *hpm_event__group_name(const struct hpm_event *ev);
+
+/*
+ * Record terms of one event, as perf takes them and keeps them out of the
+ * attr (the session applies them when it opens the event for sampling):
+ * cpu/config=1,call-graph=dwarf,stack-size=8192,time=0/.
+ * hpm_event__call_graph: "fp", "dwarf", "lbr" or "no"; "" when not given.
+ * hpm_event__stack_size: the dwarf stack size in bytes; 0 when not given.
+ * hpm_event__time: 1 (time or time=1), 0 (time=0), -1 when not given.
+ */
+HPM_API const char *hpm_event__call_graph(const struct hpm_event *ev);
+HPM_API unsigned hpm_event__stack_size(const struct hpm_event *ev);
+HPM_API int hpm_event__time(const struct hpm_event *ev);
 
 /*
  * Describe a resolved attr in perf's canonical words ("type=4,config=0x3c"),

@@ -15,7 +15,8 @@
 #include "core/ctx-internal.h"
 #include "events/pmu-internal.h"
 
-#define HPM_MAX_EVENTS 1024
+/* perf's *:* is every tracepoint of the machine: some thousands */
+#define HPM_MAX_EVENTS 16384
 /* Core PMUs a generic event is expanded to (cpu_core and cpu_atom; Arm
  * big.LITTLE has two or three). */
 #define HPM_MAX_CORE_PMUS 8
@@ -46,6 +47,15 @@ struct hpm_event {
 	/* CPUs its PMU counts on (sysfs "cpus" of a core PMU of a hybrid CPU,
 	 * "cpumask" of an uncore PMU), "" for any */
 	char cpus[HPM_CPUS_MAX];
+	/* the name of the group this event leads (group1{a,b}), "" when none */
+	char group[64];
+	/* per-event record terms, as perf keeps them apart from the attr
+	 * (cpu/config=1,call-graph=dwarf,stack-size=8192,time=0/): the
+	 * call-graph mode ("fp", "dwarf", "lbr", "no"; "" when not given),
+	 * the dwarf stack size (0: default), time= (has_time: given) */
+	char call_graph[8];
+	unsigned stack_size;
+	bool has_time, time;
 	/* while parsing: this is event @copy of the @nr_copies one written
 	 * event became (0 of 1 when it was not expanded) */
 	unsigned copy, nr_copies;

@@ -52,6 +52,10 @@ double hpm_event__scale(const struct hpm_event *ev) { return ev->scale; }
 
 size_t hpm_event__merge_leader(const struct hpm_event *ev) { return ev->merge; }
 const char *hpm_event__cpus(const struct hpm_event *ev) { return ev->cpus; }
+const char *hpm_event__group_name(const struct hpm_event *ev) { return ev->group; }
+const char *hpm_event__call_graph(const struct hpm_event *ev) { return ev->call_graph; }
+unsigned hpm_event__stack_size(const struct hpm_event *ev) { return ev->stack_size; }
+int hpm_event__time(const struct hpm_event *ev) { return ev->has_time ? ev->time : -1; }
 
 const char *hpm_event__merged_name(const struct hpm_event *ev)
 {

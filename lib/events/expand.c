@@ -144,23 +144,51 @@ int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx)
 struct instances {
 	const char *prefix;
 	char (*name)[HPM_PMU_NAME_MAX];
-	unsigned long num[MAX_INSTANCES];
+	long long num[MAX_INSTANCES];
 	unsigned nr;
 };
 
-/* "PREFIX_N": an instance of the PMU named PREFIX */
+/*
+ * Does PMU @name answer to @token, as perf matches uncore PMUs? The token
+ * with or without perf's "uncore_" prefix (imc for uncore_imc, cbox for
+ * uncore_cbox_0), then nothing or '_' and a number in hex digits
+ * (uncore_cbox_10, hisi_sccl1_ddrc_ab23). A token that ends inside the
+ * number is no match: pmuname_1 is not pmuname_10. *@num: the number,
+ * -1 for none (it sorts first).
+ */
+static bool instance_match(const char *name, const char *token, long long *num)
+{
+	size_t n = strlen(token);
+	const char *rest;
+
+	if (!strncmp(name, token, n))
+		rest = name + n;
+	else if (!strncmp(name, "uncore_", 7) && !strncmp(name + 7, token, n))
+		rest = name + 7 + n;
+	else
+		return false;
+	if (!*rest) {
+		*num = -1;
+		return rest != name + n; /* the exact name is not an instance */
+	}
+	if (rest[0] != '_' || !rest[1] || strlen(rest + 1) > 15)
+		return false;
+	for (const char *c = rest + 1; *c; c++)
+		if (!isxdigit((unsigned char)*c))
+			return false;
+	*num = strtoll(rest + 1, NULL, 16);
+	return true;
+}
+
 static int instances_cb(const char *name, void *arg)
 {
 	struct instances *in = arg;
-	size_t n = strlen(in->prefix);
-	char *end;
+	long long num;
 
-	if (strncmp(name, in->prefix, n) || name[n] != '_' || !isdigit((unsigned char)name[n + 1]))
+	if (!instance_match(name, in->prefix, &num) || in->nr == MAX_INSTANCES ||
+	    strlen(name) >= HPM_PMU_NAME_MAX)
 		return 0;
-	unsigned long num = strtoul(name + n + 1, &end, 10);
-	if (*end || in->nr == MAX_INSTANCES || strlen(name) >= HPM_PMU_NAME_MAX)
-		return 0;
-	/* numeric order: uncore_cbox_2 before uncore_cbox_10 */
+	/* in number order: uncore_cbox_2 before uncore_cbox_10 */
 	unsigned at = in->nr;
 	while (at && in->num[at - 1] > num) {
 		in->num[at] = in->num[at - 1];
@@ -175,15 +203,17 @@ static int instances_cb(const char *name, void *arg)
 
 /*
  * PMU '/' terms '/' [[:]mods]. A PMU named without its instance number
- * that has several instances (uncore_cbox for uncore_cbox_0 ... _3) gives
- * one event per instance, as perf opens it; they are merged for display
+ * or perf's "uncore_" prefix (instance_match) stands for every PMU that
+ * answers to it: one event per instance (uncore_cbox and cbox for
+ * uncore_cbox_0 ... _3), as perf opens them, merged for display
  * (hpm_event__merge_leader).
  */
 int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_t len, size_t pos)
 {
 	const char *slash = memchr(s, '/', len);
 	size_t plen = (size_t)(slash - s);
-	const char *end = memchr(slash + 1, '/', len - plen - 1);
+	size_t close = hpm__terms_close(s, plen + 1, len);
+	const char *end = close < len ? s + close : NULL;
 	char pmuname[HPM_PMU_NAME_MAX], path[PATH_MAX];
 	struct instances in = { .prefix = pmuname };
 	char *written = NULL;
@@ -205,7 +235,8 @@ int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_
 		return -ENOMEM;
 	hpm_pmu__foreach(p->list->ctx, instances_cb, &in);
 	if (in.nr < 2) {
-		rc = hpm_parser__resolve_pmu(p, idx, pmuname, s, len, pos);
+		/* one PMU answers to the name (imc for uncore_imc), or none */
+		rc = hpm_parser__resolve_pmu(p, idx, in.nr ? in.name[0] : pmuname, s, len, pos);
 		goto out;
 	}
 	for (unsigned k = 0; k < in.nr && !rc; k++) {

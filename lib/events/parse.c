@@ -107,17 +107,84 @@ static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
 	return 0;
 }
 
+/* rNNNN or, as perf also takes it, r0xNNNN */
 static int parse_raw(const char *s, size_t len, uint64_t *cfg)
 {
-	if (len < 2 || len > 17 || s[0] != 'r')
+	size_t from = 1;
+
+	if (len >= 4 && s[0] == 'r' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))
+		from = 3;
+	if (len <= from || len - from > 16 || s[0] != 'r')
 		return -1;
-	for (size_t i = 1; i < len; i++)
+	for (size_t i = from; i < len; i++)
 		if (!isxdigit((unsigned char)s[i]))
 			return -1;
 	char buf[20];
-	memcpy(buf, s + 1, len - 1);
-	buf[len - 1] = '\0';
+	memcpy(buf, s + from, len - from);
+	buf[len - from] = '\0';
 	*cfg = strtoull(buf, NULL, 16);
+	return 0;
+}
+
+struct type_find {
+	const struct hpm_ctx *ctx;
+	uint32_t type;
+	char *pmu;
+};
+
+static int type_find_cb(const char *name, void *arg)
+{
+	struct type_find *tf = arg;
+	char path[PATH_MAX];
+	long type;
+
+	if (hpm__path(path, sizeof(path), tf->ctx->sysfs, "bus/event_source/devices/%s/type",
+		      name) || hpm__read_long(path, &type) || type != (long)tf->type)
+		return 0;
+	snprintf(tf->pmu, HPM_PMU_NAME_MAX, "%s", name);
+	return 1;
+}
+
+/*
+ * TYPE:CONFIG, perf's numeric form (1:1 is task-clock, 4:0x3c a raw code
+ * of the PMU of type 4): -ENOENT when @s is not two numbers.
+ */
+static int parse_numeric(struct hpm_parser *p, struct hpm_event *ev, const char *s,
+			 size_t tlen, const char *c, size_t clen, size_t pos)
+{
+	uint64_t type, config;
+	struct type_find tf = { .ctx = p->list->ctx, .pmu = ev->pmu };
+
+	if (hpm__parse_u64(s, tlen, &type) || hpm__parse_u64(c, clen, &config))
+		return -ENOENT;
+	if (type > UINT32_MAX)
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, s, tlen,
+			    "PMU type %.*s is out of range (the types are 32-bit)", (int)tlen, s);
+	ev->attr.type = tf.type = (uint32_t)type;
+	ev->attr.config = config;
+	switch (type) {
+	case PERF_TYPE_HARDWARE: ev->kind = HPM_EV_GENERIC_HW; break;
+	case PERF_TYPE_HW_CACHE: ev->kind = HPM_EV_GENERIC_CACHE; break;
+	case PERF_TYPE_SOFTWARE: ev->kind = HPM_EV_SOFTWARE; break;
+	case PERF_TYPE_TRACEPOINT: ev->kind = HPM_EV_TRACEPOINT; break;
+	case PERF_TYPE_BREAKPOINT: ev->kind = HPM_EV_BREAKPOINT; break;
+	case PERF_TYPE_RAW: ev->kind = HPM_EV_RAW; break;
+	default: ev->kind = HPM_EV_PMU; break;
+	}
+	if (type == PERF_TYPE_TRACEPOINT)
+		ev->attr.sample_period = 1;
+	/* the PMU of that type, for display and its CPUs; the kernel is the
+	 * judge of a type no sysfs PMU has */
+	if (type == PERF_TYPE_SOFTWARE)
+		snprintf(ev->pmu, sizeof(ev->pmu), "software");
+	else if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) &&
+		 hpm_pmu__core_name(p->list->ctx, ev->pmu, sizeof(ev->pmu)) == 0)
+		;
+	else if (hpm_pmu__foreach(p->list->ctx, type_find_cb, &tf) == 1)
+		hpm_pmu__cpus(p->list->ctx, ev->pmu, ev->cpus, sizeof(ev->cpus));
+	else
+		snprintf(ev->pmu, sizeof(ev->pmu), "%s",
+			 type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE ? "cpu" : "");
 	return 0;
 }
 
@@ -313,6 +380,17 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 	if (colon) {
 		const char *c2 = memchr(mods, ':', mlen);
 		size_t tlen = c2 ? (size_t)(c2 - mods) : mlen;
+		rc = parse_numeric(p, ev, s, nlen, mods, tlen, pos);
+		if (rc != -ENOENT) {
+			if (rc || !c2)
+				return rc;
+			return hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+					  pos + (size_t)(c2 + 1 - s));
+		}
+		if (hpm__is_wildcard(s, nlen) || hpm__is_wildcard(mods, tlen))
+			return hpm_parser__tracepoints(p, (size_t)(ev - p->list->ev), s, nlen, mods,
+						       tlen, c2 ? c2 + 1 : NULL,
+						       c2 ? len - (size_t)(c2 + 1 - s) : 0, pos);
 		if (try_tracepoint(p, ev, s, nlen, mods, tlen) == 0) {
 			if (c2)
 				return hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
@@ -365,22 +443,95 @@ mods:
 	return 0;
 }
 
-/* Length of the event at p->pos: up to ',' or '}' outside PMU slashes. */
+/*
+ * Length of the event at p->pos: up to ',', '{' or '}' outside its terms
+ * ('/' ... '/', in which quotes may hold ',' and '/': name='a,b'). In
+ * mem:ADDR/LEN the '/' before a digit is the length, not terms; exec: and
+ * sw: events have none.
+ */
 static size_t event_extent(const char *s)
 {
-	size_t i = 0;
 	bool mem = !strncmp(s, "mem:", 4);
-	while (s[i] && is_ident_char(s[i]))
+	/* exec: and sw: name files and functions, with '/' of their own */
+	bool terms_done = !strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3);
+	size_t i = 0, n = strlen(s);
+
+	while (s[i] && s[i] != ',' && s[i] != '}' && s[i] != '{') {
+		if (s[i] == '/' && !terms_done && !(mem && isdigit((unsigned char)s[i + 1]))) {
+			size_t close = hpm__terms_close(s, i + 1, n);
+			if (close == n)
+				return n;
+			i = close + 1;
+			terms_done = true;
+			continue;
+		}
 		i++;
-	if (s[i] == '/' && !mem) {
-		const char *close = strchr(s + i + 1, '/');
-		if (!close)
-			return strlen(s);
-		i = (size_t)(close - s) + 1;
 	}
-	while (s[i] && s[i] != ',' && s[i] != '}' && s[i] != '{')
-		i++;
 	return i;
+}
+
+/* Offset of the '/' that opens the terms of a named event (cycles/.../,
+ * r1a/.../, 1:1/.../, mem:0:x/.../), or @len when it has none. */
+static size_t terms_open(const char *s, size_t len)
+{
+	bool mem = !strncmp(s, "mem:", 4);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/' && !(mem && i + 1 < len && isdigit((unsigned char)s[i + 1])))
+			return i;
+	return len;
+}
+
+/*
+ * Does the word before '/' name an event that takes terms though it is no
+ * sysfs PMU: a generic event, a raw code, TYPE:CONFIG (perf's
+ * cycles/period=1000/, r1234/name=x/, 4:0x3c/name=y/)?
+ */
+static bool takes_event_terms(const char *s, size_t len)
+{
+	struct perf_event_attr a = { 0 };
+	char name[64];
+	const char *colon = memchr(s, ':', len);
+	uint64_t v;
+
+	if (!len || len >= sizeof(name))
+		return false;
+	memcpy(name, s, len);
+	name[len] = '\0';
+	if (colon)
+		return !hpm__parse_u64(s, (size_t)(colon - s), &v) &&
+		       !hpm__parse_u64(colon + 1, len - (size_t)(colon - s) - 1, &v);
+	return hpm_generic__resolve(name, &a) == 0 || parse_raw(name, len, &v) == 0;
+}
+
+/* BASE '/' terms '/' [[:]mods]: @base is a breakpoint or an event
+ * takes_event_terms accepts. */
+static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
+			    size_t open, size_t pos)
+{
+	size_t close = hpm__terms_close(s, open + 1, len);
+	struct hpm_event *ev = &p->list->ev[idx];
+	int rc;
+
+	if (close == len)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
+	if (!strncmp(s, "mem:", 4))
+		rc = parse_breakpoint(p, ev, s, open, pos);
+	else
+		rc = parse_named(p, ev, s, open, pos);
+	if (rc)
+		return rc;
+	rc = hpm_parser__event_terms(p, idx, s, open, s + open + 1, close - open - 1,
+				     pos + open + 1);
+	if (rc)
+		return rc;
+	const char *m = s + close + 1;
+	size_t mlen = len - close - 1;
+	if (mlen && *m == ':') {
+		m++;
+		mlen--;
+	}
+	return mlen ? hpm_parser__mods(p, &p->list->ev[idx], m, mlen, pos + (size_t)(m - s)) : 0;
 }
 
 static int parse_event(struct hpm_parser *p, size_t leader)
@@ -406,7 +557,7 @@ static int parse_event(struct hpm_parser *p, size_t leader)
 	size_t ident = 0;
 	while (ident < len && is_ident_char(s[ident]))
 		ident++;
-	if (!strncmp(s, "mem:", 4))
+	if (!strncmp(s, "mem:", 4) && terms_open(s, len) == len)
 		rc = parse_breakpoint(p, ev, s, len, pos);
 	else if (!strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3)) {
 		/* executions of code, software counters: events/program-event.c */
@@ -416,7 +567,10 @@ static int parse_event(struct hpm_parser *p, size_t leader)
 					      sizeof(msg));
 		if (rc)
 			return hpm_parser__fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
-	} else if (ident < len && s[ident] == '/')
+	} else if (terms_open(s, len) < len &&
+		   (!strncmp(s, "mem:", 4) || takes_event_terms(s, terms_open(s, len))))
+		rc = parse_with_terms(p, idx, s, len, terms_open(s, len), pos);
+	else if (ident < len && s[ident] == '/')
 		rc = hpm_parser__pmu_event(p, idx, s, len, pos);
 	else
 		rc = parse_named(p, ev, s, len, pos);
@@ -427,6 +581,12 @@ static int parse_event(struct hpm_parser *p, size_t leader)
 		for (size_t i = idx; i < p->list->nr; i++)
 			if (!p->list->ev[i].explicit_gh)
 				p->list->ev[i].attr.exclude_guest = 1;
+	if (leader != SIZE_MAX && idx != leader &&
+	    (p->list->ev[idx].attr.pinned || p->list->ev[idx].attr.exclusive))
+		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, s, len,
+			    "'%.*s': only a group's leader can be pinned (D) or exclusive (e); "
+			    "the kernel refuses a member so: put it on the group, {...}:%c",
+			    (int)len, s, p->list->ev[idx].attr.pinned ? 'D' : 'e');
 	rc = hpm_parser__expand_generic(p, idx);
 	if (rc)
 		return rc;
@@ -442,11 +602,32 @@ static void skip_space(struct hpm_parser *p)
 		p->pos++;
 }
 
+/* Is there a group name at p->pos, NAME '{' (perf's group1{a,b})? Its
+ * length, else 0. */
+static size_t group_name_len(const struct hpm_parser *p)
+{
+	const char *s = p->spec + p->pos;
+	size_t i = 0;
+	while (is_ident_char(s[i]))
+		i++;
+	return i && s[i] == '{' ? i : 0;
+}
+
 static int parse_group(struct hpm_parser *p)
 {
-	size_t open = p->pos++;
-	size_t first = p->list->nr;
+	size_t glen = group_name_len(p), gpos = p->pos;
+	char group[sizeof(((struct hpm_event *)0)->group)];
+	size_t open, first = p->list->nr;
 	int rc;
+
+	if (glen >= sizeof(group))
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, gpos, p->spec + gpos, glen,
+			    "group name '%.*s' is longer than %zu characters", (int)glen,
+			    p->spec + gpos, sizeof(group) - 1);
+	memcpy(group, p->spec + gpos, glen);
+	group[glen] = '\0';
+	p->pos += glen;
+	open = p->pos++;
 
 	for (;;) {
 		skip_space(p);
@@ -479,7 +660,17 @@ static int parse_group(struct hpm_parser *p)
 		}
 		p->pos += mlen;
 	}
-	return hpm_parser__split_group(p, first);
+	rc = hpm_parser__split_group(p, first);
+	if (rc)
+		return rc;
+	/* :D and :e on a group pin or reserve the group through its leader:
+	 * the kernel refuses either on a member (as perf, leaders only) */
+	for (size_t i = first; i < p->list->nr; i++)
+		if (p->list->ev[i].leader != i)
+			p->list->ev[i].attr.pinned = p->list->ev[i].attr.exclusive = 0;
+		else /* each copy of a group split over core PMUs keeps the name */
+			snprintf(p->list->ev[i].group, sizeof(p->list->ev[i].group), "%s", group);
+	return 0;
 }
 
 int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
@@ -509,7 +700,7 @@ int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned fl
 				  p.pos ? "expected an event after ','" : "empty event specification");
 			break;
 		}
-		if (spec[p.pos] == '{')
+		if (spec[p.pos] == '{' || group_name_len(&p))
 			rc = parse_group(&p);
 		else if (spec[p.pos] == '}')
 			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, "}", 1, "'}' without a matching '{'");

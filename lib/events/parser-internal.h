@@ -50,6 +50,9 @@ int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
 		     size_t len, size_t pos);
 /* Are these @len bytes modifier letters only? */
 bool hpm__is_mods(const char *s, size_t len);
+/* The '/' that closes terms opened before offset @i of @s (@len bytes),
+ * outside quotes (name='a/b'); @len when there is none. */
+size_t hpm__terms_close(const char *s, size_t i, size_t len);
 /* A number as perf reads one (0x... hex, else decimal): 0 or -1. */
 int hpm__parse_u64(const char *s, size_t len, uint64_t *out);
 
@@ -65,6 +68,26 @@ int hpm_parser__bare_alias(struct hpm_parser *p, struct hpm_event *ev,
 			   const char *name, size_t nlen, size_t pos);
 /* The closest PMU names (@pmus) or event names to @word into the error. */
 void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus);
+/* The closest aliases of @pmu to @word (@len bytes) into the error. */
+void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, const char *word,
+			       size_t len);
+/* Terms after an event that is no sysfs PMU (cycles/period=1000,name=x/,
+ * r1234/name=raw/, 1:1/config1/): config, config1, config2, name, period,
+ * freq and the record terms, applied to event @idx (@what, @wlen bytes,
+ * names it in errors). */
+int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, size_t wlen,
+			    const char *terms, size_t len, size_t pos);
+
+/* ---- events/tp-wildcard.c ---- */
+
+/* Does the word hold a glob character (* ? [)? */
+bool hpm__is_wildcard(const char *s, size_t len);
+/* Tracepoints matching @sys:@name (globs; @slen, @nlen bytes), with
+ * modifiers @mods (@mlen bytes, NULL for none): the first into event @idx,
+ * the rest appended after it. @pos: offset of @sys in the spec. */
+int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,
+			    const char *name, size_t nlen, const char *mods, size_t mlen,
+			    size_t pos);
 
 /* ---- events/expand.c ---- */
 

@@ -72,12 +72,24 @@ struct hpm_event *hpm_parser__append(struct hpm_parser *p, const char *name, siz
  * privilege levels (anything not named is excluded), H/G host/guest,
  * p precise (repeatable), P maximum precision, D pinned, I exclude_idle,
  * e exclusive, S sample-read, W weak group (accepted, no attr effect).
+ *
+ * Like perf's, modifiers add to what the event already has: a group's
+ * modifiers ({faults:k,cache-references}:u) widen each member's own, so
+ * faults counts kernel and user; its 'p' raises each member's precise
+ * level ({cycles:u,instructions:kp}:p gives instructions pp); its H or G
+ * adds to a member's own ({a,b:G}:H counts b in host and guest).
  */
 int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
 		      size_t len, size_t pos)
 {
-	int u = 0, k = 0, h = 0, H = 0, G = 0, pr = 0;
 	struct perf_event_attr *a = &ev->attr;
+	/* the levels already chosen (by the event's own modifiers) */
+	bool priv = ev->explicit_priv, gh = ev->explicit_gh;
+	unsigned eu = priv && a->exclude_user, ek = priv && a->exclude_kernel;
+	unsigned eh = priv && a->exclude_hv;
+	unsigned eH = gh && a->exclude_host, eG = gh && a->exclude_guest;
+	unsigned pr = a->precise_ip, seen_p = 0;
+	int u = 0, k = 0, h = 0, H = 0, G = 0;
 
 	if (len == 0)
 		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, 0,
@@ -89,7 +101,7 @@ int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
 		case 'h': h++; break;
 		case 'H': H++; break;
 		case 'G': G++; break;
-		case 'p': pr++; break;
+		case 'p': pr++; seen_p++; break;
 		case 'P': pr = 3; break;
 		case 'D': a->pinned = 1; break;
 		case 'I': a->exclude_idle = 1; break;
@@ -102,27 +114,34 @@ int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
 				    m[i], (int)len, m);
 		}
 	}
-	if (pr > 3)
+	if (seen_p > 3)
 		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, len,
 			    "at most three 'p' (precise levels 0-3) in ':%.*s'", (int)len, m);
+	if (pr > 3)
+		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, len,
+			    "':%.*s' raises event '%s' above precise level 3 (its own modifiers "
+			    "and its group's add up)", (int)len, m, ev->name);
 	if (u > 1 || k > 1 || h > 1 || H > 1 || G > 1)
 		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, m, len,
 			    "repeated modifier in ':%.*s'", (int)len, m);
 	if (u || k || h) {
-		a->exclude_user = !u;
-		a->exclude_kernel = !k;
-		a->exclude_hv = !h;
+		if (!priv)
+			eu = ek = eh = 1; /* the first level named excludes the others */
+		a->exclude_user = eu && !u;
+		a->exclude_kernel = ek && !k;
+		a->exclude_hv = eh && !h;
 		ev->explicit_priv = true;
 	}
 	if (H || G) {
 		/* H: host only, G: guest only, both: either (the default
 		 * without them, as perf's, is host only: exclude_guest) */
-		a->exclude_guest = H && !G;
-		a->exclude_host = G && !H;
+		if (!gh)
+			eH = eG = 1;
+		a->exclude_guest = eG && !G;
+		a->exclude_host = eH && !H;
 		ev->explicit_gh = true;
 	}
-	if (pr)
-		a->precise_ip = (unsigned)pr;
+	a->precise_ip = pr;
 	return 0;
 }
 
@@ -134,6 +153,24 @@ bool hpm__is_mods(const char *s, size_t len)
 		if (!strchr("ukhHGpPDIeSW", s[i]))
 			return false;
 	return true;
+}
+
+/* ---- terms ---- */
+
+size_t hpm__terms_close(const char *s, size_t i, size_t len)
+{
+	char q = 0;
+	for (; i < len && s[i]; i++) {
+		if (q) {
+			if (s[i] == q)
+				q = 0;
+		} else if (s[i] == '\'' || s[i] == '"') {
+			q = s[i];
+		} else if (s[i] == '/') {
+			return i;
+		}
+	}
+	return len;
 }
 
 /* ---- numbers ---- */

@@ -18,7 +18,11 @@
 
 #define HPM_PMU_NAME_MAX 64
 #define HPM_PMU_MAX_FORMATS 48
-#define HPM_FORMAT_MAX_RANGES 4
+/* A field's bit ranges: at most one per bit (perf's test PMU has a field
+ * of six ranges, "config1:0,2,4,6,8,20-28"). */
+#define HPM_FORMAT_MAX_RANGES 64
+/* Format files kept by name when hpmon cannot use them, to say so. */
+#define HPM_PMU_MAX_UNSUPPORTED 4
 
 struct hpm_format {
 	char name[32];
@@ -33,6 +37,16 @@ struct hpm_pmu {
 	bool core;                  /* the CPU's own PMU */
 	unsigned nr_formats;
 	struct hpm_format formats[HPM_PMU_MAX_FORMATS];
+	/* format files that are valid for the kernel but that this build
+	 * cannot apply (config3 without a header that has it): name, text */
+	unsigned nr_unsupported;
+	struct {
+		char name[32];
+		char text[64];
+	} unsupported[HPM_PMU_MAX_UNSUPPORTED];
+	/* not a sysfs PMU: the terms of a generic event or raw code
+	 * (cycles/period=1000/), which has no format fields or aliases */
+	bool no_sysfs;
 };
 
 /*
@@ -64,7 +78,9 @@ bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name);
  * does not fit. */
 void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len);
 
-/* Parse a format file's contents ("config1:0-15,32"): 0 or -HPM_ERR_SYSFS. */
+/* Parse a format file's contents ("config1:0-15,32"): 0, -HPM_ERR_SYSFS
+ * (malformed) or -EOPNOTSUPP (config3 where the build's linux/perf_event.h
+ * has no attr.config3). */
 int hpm_format__parse(const char *text, struct hpm_format *f);
 
 /*

@@ -25,6 +25,11 @@ int hpm_format__parse(const char *text, struct hpm_format *f)
 		f->word = 0;
 		if (*p >= '1' && *p <= '3')
 			f->word = (unsigned)(*p++ - '0');
+#ifndef PERF_ATTR_SIZE_VER8
+		/* no attr.config3 to put the field in */
+		if (f->word == 3 && *p == ':')
+			return -EOPNOTSUPP;
+#endif
 	} else {
 		return -HPM_ERR_SYSFS;
 	}
@@ -62,7 +67,7 @@ int hpm_format__parse(const char *text, struct hpm_format *f)
 
 static int load_formats(const char *dir, struct hpm_pmu *pmu)
 {
-	char path[PATH_MAX], text[128];
+	char path[PATH_MAX], text[256];
 	DIR *d = opendir(dir);
 	struct dirent *de;
 
@@ -76,7 +81,17 @@ static int load_formats(const char *dir, struct hpm_pmu *pmu)
 			continue;
 		if (hpm__read_text(path, text, sizeof(text)) < 0)
 			continue;
-		if (hpm_format__parse(text, f) < 0)
+		int rc = hpm_format__parse(text, f);
+		if (rc == -EOPNOTSUPP && pmu->nr_unsupported < HPM_PMU_MAX_UNSUPPORTED) {
+			/* kept to name it when a term asks for it */
+			snprintf(pmu->unsupported[pmu->nr_unsupported].name,
+				 sizeof(pmu->unsupported[0].name), "%s", de->d_name);
+			snprintf(pmu->unsupported[pmu->nr_unsupported].text,
+				 sizeof(pmu->unsupported[0].text), "%.*s",
+				 (int)strcspn(text, "\n"), text);
+			pmu->nr_unsupported++;
+		}
+		if (rc < 0)
 			continue; /* a format we do not understand is not fatal */
 		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
 		pmu->nr_formats++;
@@ -298,8 +313,7 @@ int hpm_pmu__set_term(const struct hpm_pmu *pmu, const char *term,
 		      uint64_t value, struct perf_event_attr *attr)
 {
 	const struct hpm_format *f = NULL;
-	__u64 *words[4] = { &attr->config, &attr->config1, &attr->config2,
-			       &attr->config2 };
+	__u64 *words[4] = { &attr->config, &attr->config1, &attr->config2, NULL };
 	unsigned width = 0;
 
 	for (unsigned i = 0; i < pmu->nr_formats; i++)
@@ -315,6 +329,8 @@ int hpm_pmu__set_term(const struct hpm_pmu *pmu, const char *term,
 	if (width < 64 && (value >> width))
 		return -HPM_ERR_BAD_VALUE;
 	__u64 *w = words[f->word];
+	if (!w) /* hpm_format__parse refuses config3 when there is none */
+		return -HPM_ERR_UNKNOWN_TERM;
 	for (unsigned r = 0; r < f->nr; r++) {
 		unsigned bits = (unsigned)(f->hi[r] - f->lo[r] + 1);
 		uint64_t mask = bits == 64 ? ~0ULL : ((1ULL << bits) - 1);

@@ -4,6 +4,7 @@
  * without their PMU), generic names as terms of a core PMU, and the
  * closest names when one is unknown.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,18 @@ void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus)
 			hpm_pmu__foreach_alias(p->list->ctx, core, suggest_alias_cb, &s);
 		hpm_pmu__foreach_alias(p->list->ctx, "msr", suggest_alias_cb, &s);
 	}
+	hpm_suggest__format(&s, p->err->suggest, sizeof(p->err->suggest));
+}
+
+void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, const char *word,
+			       size_t len)
+{
+	struct hpm_suggest s;
+	char w[64];
+
+	snprintf(w, sizeof(w), "%.*s", (int)len, word);
+	suggest_init(&s, w);
+	hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &s);
 	hpm_suggest__format(&s, p->err->suggest, sizeof(p->err->suggest));
 }
 
@@ -202,6 +215,81 @@ static int apply_legacy(struct hpm_parser *p, struct hpm_event *ev, const struct
 	return 0;
 }
 
+/* rNNNN or r0xNNNN: a raw code written as a term (cpu_core/r1a/) */
+static int raw_term(const char *key, uint64_t *val)
+{
+	const char *h = key + 1;
+
+	if (key[0] != 'r' || !key[1])
+		return -1;
+	if (h[0] == '0' && (h[1] == 'x' || h[1] == 'X'))
+		h += 2;
+	if (!*h || strlen(h) > 16)
+		return -1;
+	for (const char *c = h; *c; c++)
+		if (!isxdigit((unsigned char)*c))
+			return -1;
+	*val = strtoull(h, NULL, 16);
+	return 0;
+}
+
+/* Terms perf keeps apart from the format fields: they need a value. */
+static bool needs_value(const char *key)
+{
+	static const char *const k[] = { "name", "period", "sample_period", "freq",
+					 "sample_freq", "call-graph", "stack-size" };
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (!strcmp(key, k[i]))
+			return true;
+	return false;
+}
+
+/* The PMU's format file @key that this build cannot use, or NULL. */
+static const char *unsupported_format(const struct hpm_pmu *pmu, const char *key)
+{
+	for (unsigned i = 0; i < pmu->nr_unsupported; i++)
+		if (!strcmp(pmu->unsupported[i].name, key))
+			return pmu->unsupported[i].text;
+	return NULL;
+}
+
+/* The record terms: call-graph=fp|dwarf|lbr|no, stack-size=N, time[=0|1].
+ * 1 when @key is none of them. */
+static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *key,
+		       const char *v, size_t vlen, const char *t, size_t tlen, size_t pos)
+{
+	static const char *const modes[] = { "fp", "dwarf", "lbr", "no" };
+	uint64_t val = 1;
+
+	if (!strcmp(key, "call-graph")) {
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			if (vlen == strlen(modes[i]) && !memcmp(v, modes[i], vlen)) {
+				snprintf(ev->call_graph, sizeof(ev->call_graph), "%s", modes[i]);
+				return 0;
+			}
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			    "call-graph=%.*s: the call-graph mode is fp, dwarf, lbr or no",
+			    (int)vlen, v);
+	}
+	if (!strcmp(key, "stack-size")) {
+		if (hpm__parse_u64(v, vlen, &val) || !val || val > 65528)
+			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+				    "stack-size=%.*s: give the bytes of stack to copy, 1 to 65528",
+				    (int)vlen, v);
+		ev->stack_size = (unsigned)val;
+		return 0;
+	}
+	if (!strcmp(key, "time")) {
+		if (v && (hpm__parse_u64(v, vlen, &val) || val > 1))
+			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+				    "time=%.*s: write time, time=1 or time=0", (int)vlen, v);
+		ev->has_time = true;
+		ev->time = val;
+		return 0;
+	}
+	return 1;
+}
+
 static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		      const struct hpm_pmu *pmu, const char *t, size_t tlen,
 		      size_t pos, bool from_alias)
@@ -213,6 +301,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 	char key[32];
 	uint64_t val = 1;
 	struct perf_event_attr *a = &ev->attr;
+	int rc;
 
 	if (!klen || klen >= sizeof(key))
 		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, t, tlen, "empty or overlong term '%.*s'",
@@ -220,8 +309,17 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 	memcpy(key, t, klen);
 	key[klen] = '\0';
 
+	if (!eq && needs_value(key))
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			    "term '%s' needs a value: write %s=%s", key, key,
+			    !strcmp(key, "name") ? "NAME" : !strcmp(key, "call-graph") ? "fp" : "N");
 	if (!strcmp(key, "name")) {
-		if (!v || !vlen)
+		/* perf's quotes let a name hold ',' and '/': name='a,b' */
+		if (vlen >= 2 && (v[0] == '\'' || v[0] == '"') && v[vlen - 1] == v[0]) {
+			v++;
+			vlen -= 2;
+		}
+		if (!vlen)
 			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen, "name= needs a value");
 		char *n = strndup(v, vlen);
 		if (!n)
@@ -230,14 +328,24 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		ev->name = n;
 		return 0;
 	}
+	rc = record_term(p, ev, key, v, vlen, t, tlen, pos);
+	if (rc <= 0)
+		return rc;
 	if (!eq) {
-		/* a bare word: a boolean format field, or an alias of this PMU */
-		int rc = hpm_pmu__set_term(pmu, key, 1, a);
+		/* a bare word: config, config1, config2 as flags (=1), a boolean
+		 * format field, an alias of this PMU, a generic name, a raw code */
+		if (!strcmp(key, "config") || !strcmp(key, "config1") || !strcmp(key, "config2"))
+			goto set;
+		rc = hpm_pmu__set_term(pmu, key, 1, a);
 		if (rc != -HPM_ERR_UNKNOWN_TERM)
 			return rc ? hpm_parser__fail(p, rc, pos, t, tlen, "bad term '%s'", key) : 0;
-		rc = apply_alias(p, ev, pmu, t, tlen, pos);
+		rc = pmu->no_sysfs ? -ENOENT : apply_alias(p, ev, pmu, t, tlen, pos);
 		if (rc == -ENOENT && !from_alias)
 			rc = apply_legacy(p, ev, pmu, key, pos);
+		if (rc == -ENOENT && !from_alias && !pmu->no_sysfs && raw_term(key, &val) == 0) {
+			a->config = val;
+			return 0;
+		}
 		if (rc == -ENOENT)
 			goto unknown;
 		return rc;
@@ -250,10 +358,23 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "'?' is not a value: write %s=N", key);
 	}
-	if (hpm__parse_u64(v, vlen, &val))
+	if (hpm__parse_u64(v, vlen, &val)) {
+		/* event=ALIAS names an alias of the PMU, as perf takes it
+		 * (msr/event=tsc/ is msr/tsc/) */
+		if (!strcmp(key, "event") && !from_alias && !pmu->no_sysfs && vlen &&
+		    (isalpha((unsigned char)v[0]) || v[0] == '_')) {
+			rc = apply_alias(p, ev, pmu, v, vlen, pos + klen + 1);
+			if (rc != -ENOENT)
+				return rc;
+			hpm_parser__suggest_alias(p, pmu, v, vlen);
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos + klen + 1, v, vlen,
+				    "PMU %s has no event '%.*s' (event= takes a number or one of "
+				    "its events)", pmu->name, (int)vlen, v);
+		}
 		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + klen + 1, v, vlen,
 			    "'%.*s' is not a number for term '%s'", (int)vlen, v, key);
-
+	}
+set:
 	if (!strcmp(key, "config")) a->config = val;
 	else if (!strcmp(key, "config1")) a->config1 = val;
 	else if (!strcmp(key, "config2")) a->config2 = val;
@@ -264,7 +385,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		a->sample_freq = val;
 		a->freq = 1;
 	} else {
-		int rc = hpm_pmu__set_term(pmu, key, val, a);
+		rc = hpm_pmu__set_term(pmu, key, val, a);
 		if (rc == 0)
 			pending_done(p, key);
 		if (rc == -HPM_ERR_UNKNOWN_TERM)
@@ -274,11 +395,23 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 				    "value %.*s does not fit format field '%s' of PMU %s",
 				    (int)vlen, v, key, pmu->name);
 	}
-	(void)from_alias;
 	return 0;
 unknown: {
 		char known[160] = "";
 		struct hpm_suggest sg;
+		const char *fmt = unsupported_format(pmu, key);
+
+		if (fmt)
+			return hpm_parser__fail(p, -HPM_ERR_SYSFS, pos, t, klen,
+				    "PMU %s's format field '%s' is '%s', which this build of hpmon "
+				    "cannot set (its kernel headers lack that attr word): write "
+				    "the event with config=/config1=/config2= instead",
+				    pmu->name, key, fmt);
+		if (pmu->no_sysfs)
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+				    "event %s takes no term '%s' (its terms: config, config1, "
+				    "config2, name, period, freq, call-graph, stack-size, time)",
+				    pmu->name, key);
 		suggest_init(&sg, key);
 		hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
 		for (unsigned i = 0; i < pmu->nr_formats; i++)
@@ -295,15 +428,30 @@ unknown: {
 	}
 }
 
+/* End of the term that starts at @i: the next ',' outside quotes. */
+static size_t term_end(const char *terms, size_t i, size_t len)
+{
+	char q = 0;
+	for (; i < len; i++) {
+		if (q) {
+			if (terms[i] == q)
+				q = 0;
+		} else if (terms[i] == '\'' || terms[i] == '"') {
+			q = terms[i];
+		} else if (terms[i] == ',') {
+			break;
+		}
+	}
+	return i;
+}
+
 static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *terms,
 		       size_t len, size_t pos, bool from_alias)
 {
 	size_t i = 0;
 	while (i < len) {
-		size_t j = i;
-		while (j < len && terms[j] != ',')
-			j++;
+		size_t j = term_end(terms, i, len);
 		if (j > i) {
 			/* errors inside an alias's own text point at the alias */
 			int rc = apply_term(p, ev, pmu, terms + i, j - i,
@@ -316,6 +464,23 @@ static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 	return 0;
 }
 
+int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, size_t wlen,
+			    const char *terms, size_t len, size_t pos)
+{
+	struct hpm_pmu *pmu = calloc(1, sizeof(*pmu));
+	int rc;
+
+	if (!pmu)
+		return -ENOMEM;
+	snprintf(pmu->name, sizeof(pmu->name), "%.*s", (int)wlen, what);
+	pmu->type = p->list->ev[idx].attr.type;
+	pmu->no_sysfs = true;
+	p->nr_pending = 0;
+	rc = apply_terms(p, &p->list->ev[idx], pmu, terms, len, pos, false);
+	free(pmu);
+	return rc;
+}
+
 /* PMU '/' terms '/' [[:]mods], resolved on PMU @pmuname into event @idx. */
 int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmuname,
 			     const char *s, size_t len, size_t pos)
@@ -324,7 +489,7 @@ int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmunam
 	const char *slash = memchr(s, '/', len);
 	size_t plen = (size_t)(slash - s);
 	const char *terms = slash + 1;
-	const char *end = memchr(terms, '/', len - plen - 1);
+	const char *end = s + hpm__terms_close(s, plen + 1, len);
 	struct hpm_pmu *pmu;
 	int rc;
 

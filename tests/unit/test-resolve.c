@@ -197,7 +197,8 @@ static const struct row generic_rows[] = {
 	{ L, .spec = "mem:0x1000:rx", .err = -HPM_ERR_BAD_MODIFIER, .err_alt = -HPM_ERR_SYNTAX },
 	{ L, .spec = "mem:zz", .err = -HPM_ERR_BAD_VALUE, .err_alt = -HPM_ERR_SYNTAX },
 
-	/* groups: leader indices, group modifiers apply to every member */
+	/* groups: leader indices, group modifiers add to every member's own
+	 * (test-perf-syntax.c holds perf's cases of widening and of :D/:e) */
 	{ L, .spec = "{cycles,instructions}", .count = 2, .idx = 1, .leader = 0,
 	  .config = PERF_COUNT_HW_INSTRUCTIONS },
 	{ L, .spec = "{cycles,instructions}:u", .count = 2, .idx = 1, .leader = 0,

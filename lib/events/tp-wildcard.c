@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoint wildcards, as perf takes them: syscalls:*, sched:sched_*,
+ * *:* (with modifiers) stand for every tracepoint of the context's tracefs
+ * root whose subsystem and name match, one event each, in name order.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events/parser-internal.h"
+
+bool hpm__is_wildcard(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
+			return true;
+	return false;
+}
+
+struct tp_expand {
+	struct hpm_parser *p;
+	size_t idx, matched;
+	const char *mods;
+	size_t mlen, mpos;
+};
+
+/* Tracepoint @sys:@name (id @id) as the next event of the expansion. */
+static int add_one(struct tp_expand *x, const char *sys, const char *name, long id)
+{
+	struct hpm_parser *p = x->p;
+	struct hpm_event *ev;
+	char *full = NULL;
+	int rc;
+
+	if (asprintf(&full, "%s:%s%s%.*s", sys, name, x->mlen ? ":" : "", (int)x->mlen,
+		     x->mods ? x->mods : "") < 0)
+		return -ENOMEM;
+	if (x->matched == 0) {
+		ev = &p->list->ev[x->idx];
+		free(ev->name);
+		ev->name = full;
+	} else {
+		size_t lead = p->list->ev[x->idx].leader;
+		ev = hpm_parser__append(p, full, strlen(full));
+		free(full);
+		if (!ev)
+			return p->err->err ? p->err->err : -ENOMEM;
+		/* each its own leader, or a member of the group it is written in */
+		ev->leader = p->in_group ? lead : (size_t)(ev - p->list->ev);
+	}
+	x->matched++;
+	ev->kind = HPM_EV_TRACEPOINT;
+	ev->attr.type = PERF_TYPE_TRACEPOINT;
+	ev->attr.config = (uint64_t)id;
+	ev->attr.sample_period = 1;
+	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
+	rc = x->mlen ? hpm_parser__mods(p, ev, x->mods, x->mlen, x->mpos) : 0;
+	return rc;
+}
+
+int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,
+			    const char *name, size_t nlen, const char *mods, size_t mlen,
+			    size_t pos)
+{
+	const char *root = hpm_ctx__tracefs_root(p->list->ctx);
+	struct tp_expand x = { .p = p, .idx = idx, .mods = mods, .mlen = mlen,
+			       .mpos = mods ? pos + (size_t)(mods - sys) : 0 };
+	char sglob[128], nglob[128], dir[PATH_MAX], path[PATH_MAX];
+	char **subs = NULL, **evs = NULL;
+	size_t nsubs = 0, nevs = 0;
+	int rc;
+
+	if (slen >= sizeof(sglob) || nlen >= sizeof(nglob))
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+			    "tracepoint pattern too long");
+	snprintf(sglob, sizeof(sglob), "%.*s", (int)slen, sys);
+	snprintf(nglob, sizeof(nglob), "%.*s", (int)nlen, name);
+	if (!root || hpm__path(dir, sizeof(dir), root, "events"))
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+			    "tracepoint pattern '%s:%s' needs tracefs, and none is known "
+			    "(mount it on /sys/kernel/tracing)", sglob, nglob);
+	rc = hpm__list_dir(dir, true, &subs, &nsubs);
+	if (rc)
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+			    "cannot list the tracepoints of %s for '%s:%s': %s", dir, sglob,
+			    nglob, strerror(-rc));
+	for (size_t i = 0; i < nsubs && !rc; i++) {
+		if (fnmatch(sglob, subs[i], 0))
+			continue;
+		if (hpm__path(path, sizeof(path), root, "events/%s", subs[i]) ||
+		    hpm__list_dir(path, true, &evs, &nevs))
+			continue;
+		for (size_t j = 0; j < nevs && !rc; j++) {
+			char idpath[PATH_MAX];
+			long id;
+			if (fnmatch(nglob, evs[j], 0) ||
+			    hpm__path(idpath, sizeof(idpath), root, "events/%s/%s/id", subs[i],
+				      evs[j]) ||
+			    hpm__read_long(idpath, &id) || id < 0)
+				continue; /* as perf: what cannot be read is left out */
+			rc = add_one(&x, subs[i], evs[j], id);
+		}
+		hpm__free_names(evs, nevs);
+		evs = NULL;
+		nevs = 0;
+	}
+	hpm__free_names(subs, nsubs);
+	if (rc)
+		return rc;
+	if (!x.matched)
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+			    "no tracepoint under %s matches '%s:%s' (see 'hpmon list "
+			    "tracepoint')", dir, sglob, nglob);
+	return 0;
+}
