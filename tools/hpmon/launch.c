@@ -211,3 +211,37 @@ int target_option(struct target *t, int c, const char *arg, const char **why)
 	}
 	return 0;
 }
+
+/* Whether /proc/@id is a thread (-t) or a thread group's leader (-p): its
+ * status file's Tgid is its own id. */
+static bool task_exists(pid_t id, bool by_tid, const char *procfs)
+{
+	char path[4096], line[128];
+	bool ok = false;
+	snprintf(path, sizeof(path), "%s/%d/status", procfs ? procfs : "/proc", (int)id);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return errno != ENOENT && errno != ESRCH;
+	if (by_tid) {
+		fclose(f);
+		return true;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		if (strncmp(line, "Tgid:", 5))
+			continue;
+		long tgid = strtol(line + 5, &end, 10);
+		ok = end != line + 5 && tgid == id;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
+pid_t target_missing(const struct target *t, const char *procfs)
+{
+	for (size_t i = 0; i < t->nr_ids; i++)
+		if (!task_exists(t->ids[i], t->by_tid, procfs))
+			return t->ids[i];
+	return -1;
+}

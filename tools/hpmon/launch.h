@@ -72,4 +72,11 @@ struct target {
  */
 int target_option(struct target *t, int c, const char *arg, const char **why);
 
+/*
+ * The first id of -p or -t in @t that names no process (-p: no thread
+ * group with that id) or no thread (-t) under @procfs, or -1 if all do.
+ * For naming the missing one when the kernel says only ESRCH.
+ */
+pid_t target_missing(const struct target *t, const char *procfs);
+
 #endif

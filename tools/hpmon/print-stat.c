@@ -49,19 +49,25 @@ static double scaled(const struct stat_event *e, const struct hpm_count *c)
  * perf's figure after '#' for an event without a metric of its own: GHz
  * for cycles, a rate per second of task-clock for other events. (The
  * ratios perf prints, insn per cycle, miss ratios and CPUs utilized, are
- * metrics of the "default" group in data/metrics-*.txt.)
+ * metrics of the "default" group in data/metrics-*.txt.) A row (@row: a
+ * thread, process or CPU) divides by its own clock, as perf does: the
+ * total's would give the thread a rate it never had. No clock event, or
+ * the row's did not run: no rate (perf prints none either).
  */
-static bool rate(const struct stat_report *r, const struct stat_event *e, double v,
-		 double *val, const char **unit)
+static bool rate(const struct stat_report *r, const struct stat_row *row,
+		 const struct stat_event *e, double v, double *val, const char **unit)
 {
 	double secs = 0;
 	if (e->clock || (e->unit && e->unit[0]) || r->per_second)
 		return false;
-	for (size_t i = 0; i < r->nr_ev; i++)
-		if (r->ev[i].clock && !r->ev[i].err && r->ev[i].c.running) {
-			secs = hpm_count__scaled(&r->ev[i].c) / 1e9;
-			break;
-		}
+	for (size_t i = 0; i < r->nr_ev; i++) {
+		const struct hpm_count *c = row ? &row->c[i] : &r->ev[i].c;
+		if (!r->ev[i].clock || r->ev[i].err || absent(row, i))
+			continue;
+		if (!c->err && c->running)
+			secs = hpm_count__scaled(c) / 1e9;
+		break;
+	}
 	if (secs <= 0)
 		return false;
 	double rt = v / secs;
@@ -81,6 +87,7 @@ static bool rate(const struct stat_report *r, const struct stat_event *e, double
  * totals): the count, the derived-preset sum, the metric values. */
 struct shown {
 	const struct stat_event *e;
+	const struct stat_row *row; /* the row shown, NULL for the totals */
 	const struct hpm_count *c;  /* the count (for a derived preset: the
 				       terms' least running time) */
 	double value;               /* scaled, in the event's unit (ns for clocks) */
@@ -95,6 +102,7 @@ static void shown_of(const struct stat_report *r, const struct stat_row *row, si
 	const struct stat_event *e = &r->ev[i];
 	memset(sh, 0, sizeof(*sh));
 	sh->e = e;
+	sh->row = row;
 	sh->c = c;
 	sh->value = scaled(e, c);
 	sh->sigma = row ? (c->running < c->enabled ? NAN : 0) : e->sigma * e->scale;
@@ -191,7 +199,7 @@ static size_t figures(const struct stat_report *r, const struct shown *sh, size_
 	if (!own && !sh->c->err && sh->c->running) {
 		double rv;
 		const char *ru;
-		if (rate(r, e, sh->value, &rv, &ru))
+		if (rate(r, sh->row, e, sh->value, &rv, &ru))
 			f[n++] = (struct fig){ .v = rv, .unit = ru };
 	}
 	if (r->per_second && sh->per_sec) {

@@ -90,6 +90,22 @@ static int usage_error(const char *fmt, const char *arg)
 	return HPM_EXIT_USAGE;
 }
 
+/* -e given nothing to count: "" or the next option (@opt as written). */
+static int missing_events(const char *opt, const char *val)
+{
+	char name[64];
+	/* the option's name without a value joined to it ("--event=", "-e-x") */
+	snprintf(name, sizeof(name), "%.*s", opt[1] == '-' ? (int)strcspn(opt, "=") : 2, opt);
+	fprintf(stderr, "hpmon stat: option '%s' needs a value: ", name);
+	if (val[0])
+		fprintf(stderr, "'%s' is an option, not an event list\n", val);
+	else
+		fprintf(stderr, "the event list is empty\n");
+	fprintf(stderr, "  e.g. '%s task-clock,page-faults'; 'hpmon list' shows the events\n"
+			"See 'hpmon stat --help'.\n", name);
+	return HPM_EXIT_USAGE;
+}
+
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
        OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE };
 
@@ -140,9 +156,15 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->repeat = 1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
+	/* ':' first: a missing value is ':', told apart from an unknown option */
+	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
+			/* no event starts with '-': "-e -- cmd" lost its value */
+			if (!optarg[0] || optarg[0] == '-')
+				return missing_events(argv[optind - 1] == optarg ? argv[optind - 2]
+										 : argv[optind - 1],
+						      optarg);
 			if (stat_append_events(o, optarg))
 				return usage_error("event list too long: '%s'", optarg);
 			break;

@@ -246,9 +246,28 @@ static void finish_events(struct stat_run *run)
 	}
 }
 
+/* -p or -t named a task that does not exist: say which one (the kernel's
+ * ESRCH does not). The task may have ended meanwhile: name none then. */
+static void no_such_task(struct stat_run *run)
+{
+	const struct target *tg = &run->o->tg;
+	pid_t id = target_missing(tg, hpm_ctx__procfs_root(run->ctx));
+	const char *what = tg->by_tid ? "thread" : "process";
+	if (id >= 0)
+		fprintf(stderr, "hpmon stat: no such %s: %d (given to -%c): check the id, "
+			"or that the %s is still running\n", what, (int)id, tg->by_tid ? 't' : 'p', what);
+	else
+		fprintf(stderr, "hpmon stat: a %s of -%c ended before it could be counted\n",
+			what, tg->by_tid ? 't' : 'p');
+}
+
 static int open_failed(struct stat_run *run, int err)
 {
 	char why[320];
+	if (err == -ESRCH && run->o->tg.nr_ids) {
+		no_such_task(run);
+		return HPM_EXIT_FAIL;
+	}
 	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
 	if (!stat_user_reason(run->s, 0, why, sizeof(why)))
 		advice_open(run->ctx, ev, err, advice_target(run->o), why, sizeof(why));
@@ -299,8 +318,8 @@ int stat_measure(struct stat_run *run)
 	if (!run->s) {
 		rc = -errno;
 		child_abort(&ch);
-		if (rc == -ESRCH)
-			fprintf(stderr, "hpmon stat: no such process or thread: %d\n", (int)o->tg.ids[0]);
+		if (rc == -ESRCH && o->tg.nr_ids)
+			no_such_task(run);
 		else
 			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(rc));
 		return HPM_EXIT_FAIL;
