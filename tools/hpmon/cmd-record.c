@@ -215,10 +215,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		o->argv = NULL;
 	if (o->period && o->freq)
 		return usage_error("%s", "-c and -F exclude each other");
-	if (o->tg.system && o->tg.nr_ids)
-		return usage_error("%s", "-a/-C and -p/-t exclude each other");
-	if (!o->argv && !o->tg.system && !o->tg.nr_ids)
-		return usage_error("%s", "nothing to record: give a COMMAND, -p PID, -t TID or -a");
+	why = target_check(&o->tg, o->argv != NULL);
+	if (why)
+		return usage_error(why, "record");
 	if (o->argv && o->tg.nr_ids)
 		return usage_error("%s", "-p/-t and a COMMAND exclude each other (with -a, the "
 				   "COMMAND says how long to record)");

@@ -238,6 +238,15 @@ static bool task_exists(pid_t id, bool by_tid, const char *procfs)
 	return ok;
 }
 
+const char *target_check(const struct target *t, bool command)
+{
+	if (t->system && t->nr_ids)
+		return "-a/-C and -p/-t exclude each other";
+	if (!command && !t->system && !t->nr_ids)
+		return "nothing to %s: give a COMMAND, -p PID, -t TID or -a";
+	return NULL;
+}
+
 pid_t target_missing(const struct target *t, const char *procfs)
 {
 	for (size_t i = 0; i < t->nr_ids; i++)

@@ -73,6 +73,13 @@ struct target {
 int target_option(struct target *t, int c, const char *arg, const char **why);
 
 /*
+ * The target options' own rules, shared by stat and record: NULL when they
+ * hold (@command: a COMMAND was given), else the usage message, a format
+ * for the command's verb ("count", "record").
+ */
+const char *target_check(const struct target *t, bool command);
+
+/*
  * The first id of -p or -t in @t that names no process (-p: no thread
  * group with that id) or no thread (-t) under @procfs, or -1 if all do.
  * For naming the missing one when the kernel says only ESRCH.

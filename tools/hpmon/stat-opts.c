@@ -231,10 +231,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		o->argv = NULL;
 	if (o->sep && o->json)
 		return usage_error("%s", "-x and --json exclude each other");
-	if (o->tg.system && o->tg.nr_ids)
-		return usage_error("%s", "-a/-C and -p/-t exclude each other");
-	if (!o->argv && !o->tg.system && !o->tg.nr_ids)
-		return usage_error("%s", "nothing to count: give a COMMAND, -p PID, -t TID or -a");
+	why = target_check(&o->tg, o->argv != NULL);
+	if (why)
+		return usage_error(why, "count");
 	if (o->agg == AGG_CPU && !o->tg.system)
 		return usage_error("%s", "-A/--per-cpu needs -a or -C");
 	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->tg.system)
