@@ -7,8 +7,8 @@
 # exists, and so does every installed document it names; every command of
 # `hpmon --help` has a page, and `hpmon help CMD` prints the text man
 # shows of it, from the build tree and once installed (through man, and
-# without man). `make install` puts the pages in share/man/man1, where
-# `MANPATH=... man hpmon-stat` finds them.
+# without man, and compressed). `make install` puts the pages in
+# share/man/man1, where `MANPATH=... man hpmon-stat` finds them.
 . "$(dirname "$0")/lib.sh"
 
 BUILD=$(cd "$(dirname "$HPMON")" && pwd)
@@ -141,6 +141,13 @@ if [ $have_man = 1 ]; then
 		fail "installed hpmon help record (MANWIDTH=100) failed: $(cat "$E2E_TMP/err")"
 	head -1 "$E2E_TMP/out" | awk '{ exit !(length($0) > 80) }' ||
 		fail "installed hpmon help did not run man (MANWIDTH=100 ignored): $(head -1 "$E2E_TMP/out")"
+	# compressed, as distributions install pages: man shows it all the same
+	gzip -n "$root/usr/share/man/man1/hpmon-annotate.1"
+	MANWIDTH=100 timeout 30 "$inst" help annotate >"$E2E_TMP/out" 2>"$E2E_TMP/err" ||
+		fail "installed hpmon help annotate (.1.gz) failed: $(cat "$E2E_TMP/err")"
+	head -1 "$E2E_TMP/out" | awk '{ exit !(length($0) > 80) }' ||
+		fail "installed hpmon help did not run man on hpmon-annotate.1.gz: $(head -1 "$E2E_TMP/out")"
+	grep -q '^       hpmon-annotate - ' "$E2E_TMP/out" || fail "man on hpmon-annotate.1.gz shows: $(head -5 "$E2E_TMP/out")"
 fi
 # no man on the PATH: the text built in
 timeout 30 env PATH=/nonexistent "$inst" help diff >"$E2E_TMP/out" 2>"$E2E_TMP/err" ||

@@ -27,11 +27,13 @@ const char *help_text(const char *name)
 
 /*
  * The page installed with this hpmon: PREFIX/share/man/man1/NAME.1 for
- * PREFIX/bin/hpmon, found from the binary's own path so that it is this
- * install's page, not whichever hpmon page MANPATH finds first.
+ * PREFIX/bin/hpmon (or NAME.1.gz, as distributions compress them), found
+ * from the binary's own path so that it is this install's page, not
+ * whichever hpmon page MANPATH finds first.
  */
 static int installed_page(const char *name, char *buf, size_t len)
 {
+	static const char *const suffixes[] = { "", ".gz" };
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct stat st;
@@ -43,12 +45,14 @@ static int installed_page(const char *name, char *buf, size_t len)
 	if (!slash)
 		return -ENOENT;
 	*slash = '\0';
-	int w = snprintf(buf, len, "%s/%s/%s.1", exe, HPM_MAN_RELDIR, name);
-	if (w < 0 || (size_t)w >= len)
-		return -ENAMETOOLONG;
-	if (stat(buf, &st) || !S_ISREG(st.st_mode))
-		return -ENOENT;
-	return 0;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		int w = snprintf(buf, len, "%s/%s/%s.1%s", exe, HPM_MAN_RELDIR, name, suffixes[i]);
+		if (w < 0 || (size_t)w >= len)
+			return -ENAMETOOLONG;
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+	}
+	return -ENOENT;
 }
 
 int help_show(const char *cmd)
