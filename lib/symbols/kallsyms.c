@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
+#include "symbols/symtab.h"
 
 /* /proc/kallsyms is 120 000+ lines of "ADDR TYPE NAME [MODULE]" (5 MB), and
  * the kernel takes tens of ms to produce it: it is read in large blocks
@@ -130,6 +131,9 @@ static int kallsyms_index(struct hpm_kallsyms *k, size_t len, bool *nonzero)
 				 memchr(name + name_len, '[', (size_t)(eol - name - name_len))
 					 ? KSYM_MODULE : 0;
 		name[name_len] = '\0';
+		/* arm64 lists its modules' "$x" and "$d" as text: no function */
+		if (hpm__mapping_symbol(name))
+			continue;
 		if (k->n == cap) {
 			size_t nc = cap ? cap * 2 : 65536;
 			struct ksym *v = realloc(k->v, nc * sizeof(*v));

@@ -64,9 +64,7 @@ static int push(struct builder *b, const struct cand *c)
 	return 0;
 }
 
-/* ARM's mapping symbols ($a, $d, $t, $x, maybe with a ".suffix") mark
- * code and data inside sections; they never name a function. */
-static bool mapping_symbol(const char *n)
+bool hpm__mapping_symbol(const char *n)
 {
 	return n[0] == '$' && strchr("adtx", n[1]) && n[1] && (!n[2] || n[2] == '.');
 }
@@ -125,7 +123,7 @@ static int collect(struct builder *b, Dwfl_Module *mod, GElf_Addr bias)
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &e, NULL);
 		unsigned type = name ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
 		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
-		    shndx == SHN_UNDEF || mapping_symbol(name))
+		    shndx == SHN_UNDEF || hpm__mapping_symbol(name))
 			continue;
 		struct cand c = { .s = { .start = a - bias, .size = sym.st_size,
 					 .bind = (uint8_t)GELF_ST_BIND(sym.st_info),

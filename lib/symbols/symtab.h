@@ -49,6 +49,11 @@ char *hpm_symtab__own(struct hpm_symtab *t, char *s);
 /* @s's name, demangled when @demangle and it is a mangled name. */
 const char *hpm_symtab__name(struct hpm_fsym *s, bool demangle);
 
+/* ARM's mapping symbols ($a, $d, $t, $x, maybe with a ".suffix") mark
+ * code and data inside sections, in ELF symbol tables and in an arm64
+ * kernel's kallsyms (its modules'); they never name a function. */
+bool hpm__mapping_symbol(const char *name);
+
 /* A readable form of a mangled C++ or Rust @name (malloc'd), or NULL
  * when @name is not mangled (C) or not understood. */
 char *hpm__demangle(const char *name);

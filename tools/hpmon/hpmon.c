@@ -12,6 +12,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
+#include "help.h"
 #include "output.h"
 
 struct command {
@@ -37,7 +38,8 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'hpmon COMMAND --help' for a command's options.\n"
+	fprintf(f, "\nRun 'hpmon COMMAND --help' for a command's options, 'hpmon help COMMAND'\n"
+		   "for its manual page.\n"
 		   "Environment: HPMON_SYSFS_ROOT, HPMON_PROCFS_ROOT and "
 		   "HPMON_TRACEFS_ROOT point hpmon at recorded trees (ignored when\n"
 		   "hpmon runs with privileges its caller lacks: file capabilities).\n");
@@ -102,10 +104,18 @@ static struct hpm_ctx *make_ctx(void)
 	return hpm_ctx__new(&o);
 }
 
+/* "hpmon help stat": stat's man page, as "perf help stat" (help.c) */
+static int help_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return out_close_std(help_show(name));
+	fprintf(stderr, "hpmon: '%s' is not an hpmon command. See 'hpmon --help'.\n", name);
+	return HPM_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
-	char *help_args[3] = { NULL, (char *)"--help", NULL };
-
 	if (refuse_setid())
 		return HPM_EXIT_FAIL;
 	if (argc < 2) {
@@ -114,14 +124,8 @@ int main(int argc, char **argv)
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-		if (argc > 2 && strcmp(name, "help") == 0) {
-			/* "hpmon help stat" == "hpmon stat --help" */
-			help_args[0] = argv[2];
-			argv = help_args;
-			argc = 2;
-			name = argv[0];
-			goto dispatch;
-		}
+		if (argc > 2 && strcmp(name, "help") == 0)
+			return help_cmd(argv[2]);
 		usage(stdout);
 		return HPM_EXIT_OK;
 	}
@@ -131,7 +135,6 @@ int main(int argc, char **argv)
 	}
 	argv++;
 	argc--;
-dispatch:
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].name, name))
 			continue;
