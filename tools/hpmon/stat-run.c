@@ -261,6 +261,30 @@ static void no_such_task(struct stat_run *run)
 			what, tg->by_tid ? 't' : 'p');
 }
 
+/*
+ * Is @err one that leaves the event <not supported> while the measurement
+ * goes on? perf's stat_handle_error skips an event the kernel or the
+ * machine does not support (EINVAL, ENOSYS, ENOENT, EOPNOTSUPP, ENXIO),
+ * runs the command even when no event opened, and prints its line; ENODEV
+ * is hpmon's PMU that counts on other CPUs only. Anything else (no
+ * permission, a missing task, out of file descriptors) ends the
+ * measurement before the command runs.
+ */
+static bool open_err_unsupported(int err)
+{
+	switch (-err) {
+	case EINVAL:
+	case ENOSYS:
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENXIO:
+	case ENODEV:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int open_failed(struct stat_run *run, int err)
 {
 	char why[320];
@@ -327,7 +351,7 @@ int stat_measure(struct stat_run *run)
 	if (o->trace)
 		hpm_session__on_task(run->s, on_task, run);
 	rc = hpm_session__open(run->s);
-	if (rc) {
+	if (rc && !open_err_unsupported(rc)) {
 		child_abort(&ch);
 		return open_failed(run, rc);
 	}
