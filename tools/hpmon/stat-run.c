@@ -246,21 +246,6 @@ static void finish_events(struct stat_run *run)
 	}
 }
 
-/* -p or -t named a task that does not exist: say which one (the kernel's
- * ESRCH does not). The task may have ended meanwhile: name none then. */
-static void no_such_task(struct stat_run *run)
-{
-	const struct target *tg = &run->o->tg;
-	pid_t id = target_missing(tg, hpm_ctx__procfs_root(run->ctx));
-	const char *what = tg->by_tid ? "thread" : "process";
-	if (id >= 0)
-		fprintf(stderr, "hpmon stat: no such %s: %d (given to -%c): check the id, "
-			"or that the %s is still running\n", what, (int)id, tg->by_tid ? 't' : 'p', what);
-	else
-		fprintf(stderr, "hpmon stat: a %s of -%c ended before it could be counted\n",
-			what, tg->by_tid ? 't' : 'p');
-}
-
 /*
  * Is @err one that leaves the event <not supported> while the measurement
  * goes on? perf's stat_handle_error skips an event the kernel or the
@@ -289,7 +274,7 @@ static int open_failed(struct stat_run *run, int err)
 {
 	char why[320];
 	if (err == -ESRCH && run->o->tg.nr_ids) {
-		no_such_task(run);
+		target_say_missing("hpmon stat", &run->o->tg, hpm_ctx__procfs_root(run->ctx));
 		return HPM_EXIT_FAIL;
 	}
 	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
@@ -343,7 +328,7 @@ int stat_measure(struct stat_run *run)
 		rc = -errno;
 		child_abort(&ch);
 		if (rc == -ESRCH && o->tg.nr_ids)
-			no_such_task(run);
+			target_say_missing("hpmon stat", &run->o->tg, hpm_ctx__procfs_root(run->ctx));
 		else
 			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(rc));
 		return HPM_EXIT_FAIL;
