@@ -45,6 +45,13 @@ hpm stat -r 2 -x, -e "$bad" -- "$ec" 5
 expect_eq "-r 2: exit status" 5 "$HPM_STATUS"
 expect_eq "-r 2: the lines" "<not supported>,,$bad,0.00%,0,100.00,," "$(stat_lines)"
 
+# A group of events none of which counts: the command runs and each has
+# its line (perf 6.1 stops there with 'The ... event is not supported').
+hpm stat -x, -e "{$bad,software/config=0x98/}" -- "$ec" 8
+expect_passed "-x, -e {...} unsupported" 8 8
+expect_eq "-x, -e {...} unsupported: the lines" "<not supported>,,$bad,0,100.00,,
+<not supported>,,software/config=0x98/,0,100.00,," "$(stat_lines)"
+
 # The table names the reason; JSON says supported false, a null count and
 # the reason.
 hpm stat -e "$bad" -- "$ec" 6
