@@ -259,7 +259,7 @@ static const struct row rows[] = {
 
 	/* ---- test__hybrid_events[] (Alder Lake: cpu_core type 4) ---- */
 #define ALIAS_NOT_LEGACY .known = "hpmon takes the PMU's sysfs alias (cpu-cycles: type 4, " \
-	"0x3c), as the kernel lists it and later perf takes it; perf 6.1 the generic event " \
+	"0x3c), as the kernel lists it; perf 6.1 builds the generic event " \
 	"aimed at the PMU by its type; both count the same"
 	{ L, "cpu_core/cpu-cycles/", ADL, .type = PERF_TYPE_HARDWARE, .config = 4ull << 32,
 	  .pmu = "cpu_core", ALIAS_NOT_LEGACY },
@@ -311,10 +311,11 @@ static const struct row rows[] = {
 	  "krava21=119,krava22=11,krava23=2/", SYN, .type = 100, .config = 0xc00000000002a823ull,
 	  .config1 = 0x8000400000000145ull, .config2 = 0x0400000020041d07ull },
 	{ M, "perf-pmu-test/krava-alias/", SYN, .type = 100, .config = 1 | 2 << 10 },
-	/* uncore PMUs by prefix and number suffix, as perf matches them */
-	{ N, "cbox/clockticks/", .count = 4, .idx = 3, .leader = 3, .type = 17, .config = 0xff,
+	/* uncore PMUs by prefix and number suffix, as perf matches them (the
+	 * Skylake names are hpmon's cases; pmuname_1 is later perf's pmu.c) */
+	{ M, "cbox/clockticks/", .count = 4, .idx = 3, .leader = 3, .type = 17, .config = 0xff,
 	  .name = "uncore_cbox_3/clockticks/", .pmu = "uncore_cbox_3" },
-	{ N, "imc/data_reads/", .type = 19, .config = 1, .pmu = "uncore_imc" },
+	{ M, "imc/data_reads/", .type = 19, .config = 1, .pmu = "uncore_imc" },
 	{ N, "pmuname_1/event=1/", SYN, .type = 101, .config = 1, .pmu = "pmuname_1" },
 	{ M, "pmuname_10/event=1/", SYN, .type = 110, .config = 1, .pmu = "pmuname_10" },
 	{ M, "pmuname/event=1/", SYN, .count = 4, .idx = 2, .leader = 2, .type = 110, .config = 1,
