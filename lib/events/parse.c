@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <linux/hw_breakpoint.h>
 
@@ -216,35 +215,6 @@ static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
 	return 0;
 }
 
-/*
- * SUBSYS:NAME is no other event: if tracefs could not be read, whether it
- * is a tracepoint is unknown, and "unknown event" would hide the real
- * reason. Fails with that reason (-EACCES: tracefs is closed to the
- * caller; -ENODEV: it is not mounted on this machine; the tool's advice
- * gives the fix); 0 when
- * tracefs was read, so the name is simply unknown.
- */
-static int tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len, size_t pos)
-{
-	const struct hpm_ctx *ctx = p->list->ctx;
-	int why = hpm__ctx_tracefs_err(ctx);
-	struct stat st;
-
-	if (why == -EACCES) {
-		unsigned mode = stat(ctx->tracefs_closed, &st) ? 0700 : st.st_mode & 07777;
-		return hpm_parser__fail(p, -EACCES, pos, s, len,
-			"'%.*s' is no other event, and whether it is a tracepoint cannot be "
-			"told: tracefs (%s) is open to root only (mode %04o)", (int)len, s,
-			ctx->tracefs_closed, mode);
-	}
-	/* not mounted: on this machine only, not in a recorded sysfs tree */
-	if (why && strcmp(ctx->sysfs, "/sys") == 0)
-		return hpm_parser__fail(p, -ENODEV, pos, s, len,
-			"'%.*s' is no other event, and whether it is a tracepoint cannot be "
-			"told: tracefs is not mounted, and only root may mount it", (int)len, s);
-	return 0;
-}
-
 static int resolve_native(struct hpm_event *ev, const char *name)
 {
 	struct hpm_pfm_enc e;
@@ -427,8 +397,13 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 		}
 	}
 	hpm_parser__suggest(p, name, false);
+	if (hpm__is_wildcard(name, nlen))
+		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
+			    "'%s' holds a wildcard, and wildcards match tracepoints only "
+			    "(SUBSYS:NAME: sched:sched_*, *:*), not %s", name,
+			    memchr(name, '/', nlen) ? "PMU names or terms" : "other event names");
 	if (colon && !hpm__is_mods(mods, mlen)) {
-		rc = tracefs_unreachable(p, s, len, pos);
+		rc = hpm_parser__tracefs_unreachable(p, s, len, pos, false);
 		if (rc)
 			return rc;
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,

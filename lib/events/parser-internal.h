@@ -80,6 +80,17 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 
 /* ---- events/tp-wildcard.c ---- */
 
+/*
+ * SUBSYS:NAME (@s, @len bytes at @pos; a pattern when @pattern) is no
+ * other event and tracefs could not be read: fail with the reason (-EACCES:
+ * closed to the caller; -ENODEV: not mounted on this machine; -ENOENT: a
+ * sysfs tree without one, or a tracefs root without events/), for the
+ * tool's advice to give the fix. 0 when tracefs was read, so the name is
+ * simply unknown.
+ */
+int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len,
+				    size_t pos, bool pattern);
+
 /* Does the word hold a glob character (* ? [)? */
 bool hpm__is_wildcard(const char *s, size_t len);
 /* Tracepoints matching @sys:@name (globs; @slen, @nlen bytes), with

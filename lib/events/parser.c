@@ -186,8 +186,11 @@ int hpm__parse_u64(const char *s, size_t len, uint64_t *out)
 		return -1;
 	errno = 0;
 	/* as perf: 0x... is hex, anything else decimal (010 is ten) */
-	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X'))
+	if (buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X')) {
+		if (!isxdigit((unsigned char)buf[2]))
+			return -1; /* "0x", "0x-1", "0x 5": strtoull would take them */
 		*out = strtoull(buf + 2, &end, 16);
+	}
 	else
 		*out = strtoull(buf, &end, 10);
 	return (*end || errno) ? -1 : 0;

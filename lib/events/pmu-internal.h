@@ -31,18 +31,26 @@ struct hpm_format {
 	uint8_t lo[HPM_FORMAT_MAX_RANGES], hi[HPM_FORMAT_MAX_RANGES];
 };
 
+/* Why a format file is in hpm_pmu.unsupported. */
+enum hpm_format_unsup {
+	HPM_FORMAT_NO_CONFIG3,  /* config3, and this build's headers lack attr.config3 */
+	HPM_FORMAT_TOO_MANY,    /* past HPM_PMU_MAX_FORMATS fields */
+	HPM_FORMAT_BAD_TEXT,    /* not configN:LO[-HI][,...] */
+};
+
 struct hpm_pmu {
 	char name[HPM_PMU_NAME_MAX];
 	uint32_t type;
 	bool core;                  /* the CPU's own PMU */
 	unsigned nr_formats;
 	struct hpm_format formats[HPM_PMU_MAX_FORMATS];
-	/* format files that are valid for the kernel but that this build
-	 * cannot apply (config3 without a header that has it): name, text */
+	/* format files hpmon cannot apply, kept to say why when a term names
+	 * one: its name, its first line, and why (enum hpm_format_unsup) */
 	unsigned nr_unsupported;
 	struct {
 		char name[32];
 		char text[64];
+		int why;
 	} unsupported[HPM_PMU_MAX_UNSUPPORTED];
 	/* not a sysfs PMU: the terms of a generic event or raw code
 	 * (cycles/period=1000/), which has no format fields or aliases */

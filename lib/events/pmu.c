@@ -73,8 +73,9 @@ static int load_formats(const char *dir, struct hpm_pmu *pmu)
 
 	if (!d)
 		return 0; /* software, tracepoint ... have no format/ */
-	while ((de = readdir(d)) && pmu->nr_formats < HPM_PMU_MAX_FORMATS) {
-		struct hpm_format *f = &pmu->formats[pmu->nr_formats];
+	while ((de = readdir(d))) {
+		struct hpm_format spare, *f = pmu->nr_formats < HPM_PMU_MAX_FORMATS
+					      ? &pmu->formats[pmu->nr_formats] : &spare;
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(f->name))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
@@ -82,17 +83,21 @@ static int load_formats(const char *dir, struct hpm_pmu *pmu)
 		if (hpm__read_text(path, text, sizeof(text)) < 0)
 			continue;
 		int rc = hpm_format__parse(text, f);
-		if (rc == -EOPNOTSUPP && pmu->nr_unsupported < HPM_PMU_MAX_UNSUPPORTED) {
+		int why = rc == -EOPNOTSUPP ? HPM_FORMAT_NO_CONFIG3
+			: rc < 0 ? HPM_FORMAT_BAD_TEXT
+			: f == &spare ? HPM_FORMAT_TOO_MANY : -1;
+		if (why >= 0 && pmu->nr_unsupported < HPM_PMU_MAX_UNSUPPORTED) {
 			/* kept to name it when a term asks for it */
 			snprintf(pmu->unsupported[pmu->nr_unsupported].name,
 				 sizeof(pmu->unsupported[0].name), "%s", de->d_name);
 			snprintf(pmu->unsupported[pmu->nr_unsupported].text,
 				 sizeof(pmu->unsupported[0].text), "%.*s",
 				 (int)strcspn(text, "\n"), text);
+			pmu->unsupported[pmu->nr_unsupported].why = why;
 			pmu->nr_unsupported++;
 		}
-		if (rc < 0)
-			continue; /* a format we do not understand is not fatal */
+		if (why >= 0)
+			continue; /* not fatal: only a term that names it fails */
 		snprintf(f->name, sizeof(f->name), "%s", de->d_name);
 		pmu->nr_formats++;
 	}

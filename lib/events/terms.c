@@ -244,13 +244,57 @@ static bool needs_value(const char *key)
 	return false;
 }
 
-/* The PMU's format file @key that this build cannot use, or NULL. */
-static const char *unsupported_format(const struct hpm_pmu *pmu, const char *key)
+/* The terms every PMU takes besides its format fields (perf's). */
+static const char *const common_terms[] = { "config", "config1", "config2", "name", "period",
+					     "sample_period", "freq", "sample_freq",
+					     "call-graph", "stack-size", "time" };
+
+/* Is @key a term of @pmu: a common one or one of its format fields? */
+static bool known_term(const struct hpm_pmu *pmu, const char *key)
+{
+	for (size_t i = 0; i < sizeof(common_terms) / sizeof(common_terms[0]); i++)
+		if (!strcmp(key, common_terms[i]))
+			return true;
+	for (unsigned i = 0; i < pmu->nr_formats; i++)
+		if (!strcmp(pmu->formats[i].name, key))
+			return true;
+	return false;
+}
+
+/* The index of the PMU's format file @key that hpmon cannot use, or -1. */
+static int unsupported_format(const struct hpm_pmu *pmu, const char *key)
 {
 	for (unsigned i = 0; i < pmu->nr_unsupported; i++)
 		if (!strcmp(pmu->unsupported[i].name, key))
-			return pmu->unsupported[i].text;
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+/* Fail for term @t, whose format file hpmon could not use: name the file
+ * (under the PMU's sysfs directory), what it says and what hpmon lacks. */
+static int fail_unsupported(struct hpm_parser *p, const struct hpm_pmu *pmu, int u,
+			    size_t pos, const char *t, size_t klen)
+{
+	char why[128];
+
+	switch (pmu->unsupported[u].why) {
+	case HPM_FORMAT_NO_CONFIG3:
+		snprintf(why, sizeof(why), "this build of hpmon has no attr.config3 (its kernel "
+			 "headers are older than 6.3)");
+		break;
+	case HPM_FORMAT_TOO_MANY:
+		snprintf(why, sizeof(why), "the PMU has more format fields than the %d hpmon "
+			 "reads", HPM_PMU_MAX_FORMATS);
+		break;
+	default:
+		snprintf(why, sizeof(why), "hpmon reads configN:BITS only (N none or 1-3, BITS "
+			 "as 0-7,32-35)");
+		break;
+	}
+	return hpm_parser__fail(p, -HPM_ERR_SYSFS, pos, t, klen,
+				"sysfs file %s/format/%s reads '%s', and %s: write the event with "
+				"config=/config1=/config2= instead", pmu->name,
+				pmu->unsupported[u].name, pmu->unsupported[u].text, why);
 }
 
 /* The record terms: call-graph=fp|dwarf|lbr|no, stack-size=N, time[=0|1].
@@ -350,6 +394,14 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 			goto unknown;
 		return rc;
 	}
+	if (!vlen) {
+		/* config1= : the value is missing (config1 alone means 1) */
+		if (!known_term(pmu, key))
+			goto unknown;
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			    "term '%s' has '=' but no value: write %s=N%s", key, key,
+			    needs_value(key) ? "" : ", or the term alone for 1");
+	}
 	if (vlen == 1 && v[0] == '?') {
 		if (from_alias) {
 			pending_add(p, key); /* the user's terms must give it */
@@ -371,8 +423,12 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 				    "PMU %s has no event '%.*s' (event= takes a number or one of "
 				    "its events)", pmu->name, (int)vlen, v);
 		}
+		/* a misspelt term says so, not that its value is no number */
+		if (!known_term(pmu, key))
+			goto unknown;
 		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + klen + 1, v, vlen,
-			    "'%.*s' is not a number for term '%s'", (int)vlen, v, key);
+			    "'%.*s' is not a number for term '%s' (write a decimal or 0x hex "
+			    "number)", (int)vlen, v, key);
 	}
 set:
 	if (!strcmp(key, "config")) a->config = val;
@@ -399,20 +455,25 @@ set:
 unknown: {
 		char known[160] = "";
 		struct hpm_suggest sg;
-		const char *fmt = unsupported_format(pmu, key);
+		int u = unsupported_format(pmu, key);
 
-		if (fmt)
-			return hpm_parser__fail(p, -HPM_ERR_SYSFS, pos, t, klen,
-				    "PMU %s's format field '%s' is '%s', which this build of hpmon "
-				    "cannot set (its kernel headers lack that attr word): write "
-				    "the event with config=/config1=/config2= instead",
-				    pmu->name, key, fmt);
-		if (pmu->no_sysfs)
+		if (hpm__is_wildcard(key, klen))
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+				    "'%s' holds a wildcard, and terms take none: wildcards match "
+				    "tracepoints only (SUBSYS:NAME)", key);
+
+		if (u >= 0)
+			return fail_unsupported(p, pmu, u, pos, t, klen);
+		suggest_init(&sg, key);
+		for (size_t i = 0; i < sizeof(common_terms) / sizeof(common_terms[0]); i++)
+			hpm_suggest__offer(&sg, common_terms[i]);
+		if (pmu->no_sysfs) {
+			hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
 			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 				    "event %s takes no term '%s' (its terms: config, config1, "
 				    "config2, name, period, freq, call-graph, stack-size, time)",
 				    pmu->name, key);
-		suggest_init(&sg, key);
+		}
 		hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
 		for (unsigned i = 0; i < pmu->nr_formats; i++)
 			hpm_suggest__offer(&sg, pmu->formats[i].name);
@@ -420,11 +481,13 @@ unknown: {
 		for (unsigned i = 0; i < pmu->nr_formats && off < sizeof(known) - 40; i++)
 			off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s",
 						i ? ", " : "", pmu->formats[i].name);
+		if (!off) /* no format fields (software, tracepoint): perf's own terms */
+			snprintf(known, sizeof(known), "config, config1, config2, name, period, "
+				 "freq");
 		hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
-			    "PMU %s has no term or event '%s'%s%s%s", pmu->name, key,
-			    known[0] ? " (its terms: " : "", known[0] ? known : "",
-			    known[0] ? ")" : "");
+			    "PMU %s has no term or event '%s' (its terms: %s)", pmu->name, key,
+			    known);
 	}
 }
 

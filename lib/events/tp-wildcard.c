@@ -2,13 +2,15 @@
 /*
  * Tracepoint wildcards, as perf takes them: syscalls:*, sched:sched_*,
  * *:* (with modifiers) stand for every tracepoint of the context's tracefs
- * root whose subsystem and name match, one event each, in name order.
+ * root whose subsystem and name match, one event each, in name order. And
+ * why a tracepoint cannot be looked up when tracefs cannot be read.
  */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "events/parser-internal.h"
 
@@ -61,11 +63,48 @@ static int add_one(struct tp_expand *x, const char *sys, const char *name, long 
 	return rc;
 }
 
+int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len,
+				    size_t pos, bool pattern)
+{
+	const struct hpm_ctx *ctx = p->list->ctx;
+	const char *root = hpm_ctx__tracefs_root(ctx);
+	int why = hpm__ctx_tracefs_err(ctx);
+	char lead[160], events[PATH_MAX];
+	struct stat st;
+
+	if (pattern)
+		snprintf(lead, sizeof(lead), "tracepoint pattern '%.*s' needs tracefs", (int)len, s);
+	else
+		snprintf(lead, sizeof(lead), "'%.*s' is no other event, and whether it is a "
+			 "tracepoint cannot be told", (int)len, s);
+	if (why == -EACCES) {
+		unsigned mode = stat(ctx->tracefs_closed, &st) ? 0700 : st.st_mode & 07777;
+		return hpm_parser__fail(p, -EACCES, pos, s, len,
+			"%s: tracefs (%s) is open to root only (mode %04o)", lead,
+			ctx->tracefs_closed, mode);
+	}
+	/* not mounted on this machine */
+	if (why && strcmp(ctx->sysfs, "/sys") == 0)
+		return hpm_parser__fail(p, -ENODEV, pos, s, len,
+			"%s: tracefs is not mounted, and only root may mount it", lead);
+	/* a recorded sysfs tree without one: the tool says how to give one */
+	if (why)
+		return hpm_parser__fail(p, -ENOENT, pos, s, len,
+			"%s: the sysfs root %s has none (looked for kernel/tracing/events and "
+			"kernel/debug/tracing/events under it)", lead, ctx->sysfs);
+	/* a tracefs root given that is none */
+	if (root && (hpm__path(events, sizeof(events), root, "events") || stat(events, &st) ||
+		     !S_ISDIR(st.st_mode)))
+		return hpm_parser__fail(p, -ENOENT, pos, s, len,
+			"%s: the tracefs root %s has no events/ directory", lead, root);
+	return 0;
+}
+
 int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,
 			    const char *name, size_t nlen, const char *mods, size_t mlen,
 			    size_t pos)
 {
-	const char *root = hpm_ctx__tracefs_root(p->list->ctx);
+	const char *root = hpm__ctx_tracefs(p->list->ctx); /* may mount it */
 	struct tp_expand x = { .p = p, .idx = idx, .mods = mods, .mlen = mlen,
 			       .mpos = mods ? pos + (size_t)(mods - sys) : 0 };
 	char sglob[128], nglob[128], dir[PATH_MAX], path[PATH_MAX];
@@ -78,10 +117,13 @@ int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, s
 			    "tracepoint pattern too long");
 	snprintf(sglob, sizeof(sglob), "%.*s", (int)slen, sys);
 	snprintf(nglob, sizeof(nglob), "%.*s", (int)nlen, name);
+	rc = hpm_parser__tracefs_unreachable(p, sys, slen + 1 + nlen, pos, true);
+	if (rc)
+		return rc;
 	if (!root || hpm__path(dir, sizeof(dir), root, "events"))
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
-			    "tracepoint pattern '%s:%s' needs tracefs, and none is known "
-			    "(mount it on /sys/kernel/tracing)", sglob, nglob);
+			    "tracepoint pattern '%s:%s' needs tracefs, and none is known",
+			    sglob, nglob);
 	rc = hpm__list_dir(dir, true, &subs, &nsubs);
 	if (rc)
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,

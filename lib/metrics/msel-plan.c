@@ -252,6 +252,34 @@ static int fixed_slot(struct hpm_ctx *ctx, const char *family,
 	return hpm_family__foreach_fixed(family, fixed_cb, &ff) - 1;
 }
 
+/* Say that metric @name's @need general counters did not fit in
+ * @nr_general, and what that means: counts from different time slices, or,
+ * on a machine without a core PMU, no counts at all. @assumed: the number
+ * of counters is not known for this CPU. */
+static void split_note(struct hpm_msel *sel, const char *name, int need, int nr_general,
+		       int nr_fixed, bool assumed, size_t nr_split)
+{
+	const char *s = need == 1 ? "" : "s";
+	char core[64];
+
+	if (assumed && hpm_pmu__core_name(sel->ms->ctx, core, sizeof(core)))
+		hpm_msel__add_note(sel, "%s needs %d general counter%s, and this machine exposes "
+				   "no core PMU (none in sysfs): its events cannot be counted here",
+				   name, need, s);
+	else if (assumed)
+		hpm_msel__add_note(sel, "%s needs %d general counter%s, more than the %d assumed for "
+				   "core PMU %s, whose number of counters is not known (CPU family "
+				   "%s has no counters line): its events are split across %zu groups "
+				   "that the kernel multiplexes, so its value mixes different time "
+				   "slices", name, need, s, nr_general, core, sel->ms->fam.name,
+				   nr_split);
+	else
+		hpm_msel__add_note(sel, "%s needs %d general counter%s but the core PMU has %d (and "
+				   "%d fixed): its events are split across %zu groups that the "
+				   "kernel multiplexes, so its value mixes different time slices",
+				   name, need, s, nr_general, nr_fixed, nr_split);
+}
+
 int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **spec)
 {
 	int nr_general = sel->ms->fam.nr_general, nr_fixed = sel->ms->fam.nr_fixed;
@@ -272,8 +300,11 @@ int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **s
 		if (want_fixed >= 0)
 			nr_fixed = want_fixed;
 	}
-	if (nr_general <= 0)
-		nr_general = 4; /* no core PMU: events fail to open anyway */
+	/* the family has no counters line (or there is no core PMU): plan for
+	 * 4, the notes say the number was assumed */
+	bool assumed = nr_general <= 0;
+	if (assumed)
+		nr_general = 4;
 	sel->nr_inst = 0;
 	for (size_t i = 0; i < sel->nr_notes; i++)
 		free(sel->notes[i]);
@@ -341,13 +372,8 @@ int hpm_msel__plan(struct hpm_msel *sel, const struct hpm_plan_opts *o, char **s
 			for (size_t j = 0; j < g->n && !rc; j++)
 				rc = inst_add(sel, g->specs[j], (int)(nr_groups - 1));
 		}
-		int need = general_needed(sel, core, nc, nr_fixed);
-		hpm_msel__add_note(sel,
-		     "%s needs %d general counter%s but the core PMU has %d (and %d fixed): its "
-		     "events are split across %zu groups that the kernel multiplexes, so its "
-		     "value mixes different time slices",
-		     s->m->name, need, need == 1 ? "" : "s", nr_general, nr_fixed,
-		     nr_groups - first);
+		split_note(sel, s->m->name, general_needed(sel, core, nc, nr_fixed), nr_general,
+			   nr_fixed, assumed, nr_groups - first);
 	}
 	if (rc)
 		goto out;

@@ -359,6 +359,45 @@ static void test_plan_split_and_missing(void **state)
 	hpm_ctx__free(ctx);
 }
 
+
+/* Without a counters line for the family, the split note says the number
+ * of counters was assumed, and on a machine without a core PMU that its
+ * events cannot be counted at all (not "the core PMU has 4"). */
+static void test_plan_note_unknown_counters(void **state)
+{
+	static const struct {
+		const char *tree, *note;
+	} cases[] = {
+		{ "sysfs-x86-vm-nopmu",
+		  "wide needs 8 general counters, and this machine exposes no core PMU (none in "
+		  "sysfs): its events cannot be counted here" },
+		{ "sysfs-arm-n1",
+		  "wide needs 8 general counters, more than the 4 assumed for core PMU "
+		  "armv8_pmuv3_0, whose number of counters is not known (CPU family software has "
+		  "no counters line): its events are split across 2 groups that the kernel "
+		  "multiplexes, so its value mixes different time slices" },
+	};
+	(void)state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct hpm_ctx *ctx = ctx_for(cases[c].tree);
+		struct hpm_metricset *ms = empty_set(ctx, "software");
+		struct hpm_msel *sel = hpm_msel__new(ms);
+		struct hpm_parse_error err;
+		char *spec = NULL;
+
+		assert_int_equal(hpm_metricset__add_inline(
+			ms, "wide = (r01 + r02 + r03 + r04 + r05 + r06 + r07 + r08) / r08", &err), 0);
+		assert_int_equal(hpm_msel__add(sel, "wide", &err), 0);
+		assert_int_equal(hpm_msel__plan(sel, NULL, &spec), 0);
+		assert_int_equal(hpm_msel__nr_notes(sel), 1);
+		assert_string_equal(hpm_msel__note(sel, 0), cases[c].note);
+		free(spec);
+		hpm_msel__free(sel);
+		hpm_metricset__free(ms);
+		hpm_ctx__free(ctx);
+	}
+}
 /* perf's figures: bound to events already in the list, dropped otherwise;
  * derived presets sum their terms with their signs. */
 static void test_bound_only_and_presets(void **state)
@@ -507,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_select_plan_eval),
 		cmocka_unit_test(test_plan_split_and_missing),
+		cmocka_unit_test(test_plan_note_unknown_counters),
 		cmocka_unit_test(test_bound_only_and_presets),
 		cmocka_unit_test(test_cycles),
 		cmocka_unit_test(test_slices),

@@ -145,6 +145,9 @@ static struct hpm_ctx *ctx_for(const char *tree)
 		return NULL;
 	o.sysfs_root = sysfs;
 	o.procfs_root = "/proc";
+	/* a name with ':' that is no native event is looked for as a
+	 * tracepoint: the trees hold no tracefs */
+	o.tracefs_root = HPM_TEST_DATA "/tracefs";
 	ctx = hpm_ctx__new(&o);
 	free(sysfs);
 	return ctx;

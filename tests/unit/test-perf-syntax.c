@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf's own event strings (tools/perf/tests/parse-events.c and pmu.c, as
- * of Linux 6.1) resolved over the recorded sysfs trees, each with the attr
- * fields perf's test expects of it; then the messages of specs perf also
- * refuses or that hpmon cannot apply. At the end the test prints how many
- * of perf's strings hpmon builds the same, builds differently or rejects.
+ * of Linux 6.1: the strings 'perf test -v 6' of perf 6.1 runs, the aliases
+ * of its generated cases, and pmu.c's terms) resolved over the recorded
+ * sysfs trees, each with the attr fields perf's test expects of it; then
+ * strings later perf versions added to those tests (N rows), the messages
+ * of specs perf also refuses or that hpmon cannot apply. At the end the
+ * test prints how many of perf's strings hpmon builds the same, builds
+ * differently or rejects, for perf 6.1's and for the later ones.
  *
  * Conventions as in test-resolve.c: a field a row leaves out must be
  * zero; every event counts the host only (exclude_guest) unless the spec
@@ -59,9 +62,13 @@ struct row {
 	int err;              /* an error row: the code ... */
 	const char *msg;      /* ... and words its message must hold */
 	const char *suggest;
+	const char *known;    /* a difference from perf's expectation hpmon keeps: why */
 };
 
+/* L: a string of perf 6.1's tests; N: one later perf versions added to
+ * them (perf 6.1 refuses some, e.g. mem:0/name=x/); M: hpmon's own */
 #define L .line = __LINE__, .perf = 1
+#define N .line = __LINE__, .perf = 2
 #define M .line = __LINE__, .perf = 0
 
 static const struct row rows[] = {
@@ -146,9 +153,14 @@ static const struct row rows[] = {
 	  .leader = 4 },
 	{ L, "*:*", .count = 14, .idx = 13, .leader = 13, .type = PERF_TYPE_TRACEPOINT,
 	  .config = 459, .period = 1, .name = "timer:hrtimer_expire_entry" },
-	{ L, "{cycles,cache-misses}:G", .count = 2, .idx = 1, .config = 3, .gh = 1,
+	/* a member's own H or G adds to the group's: host and guest */
+	{ L, "{cycles,cache-misses:G}:H", .count = 2, .gh = 1, .excl = X_GUEST },
+	{ L, "{cycles,cache-misses:G}:H", .count = 2, .idx = 1, .config = 3, .gh = 1 },
+	{ L, "{cycles,cache-misses:H}:G", .count = 2, .gh = 1, .excl = X_HOST },
+	{ L, "{cycles,cache-misses:H}:G", .count = 2, .idx = 1, .config = 3, .gh = 1 },
+	{ M, "{cycles,cache-misses}:G", .count = 2, .idx = 1, .config = 3, .gh = 1,
 	  .excl = X_HOST },
-	{ L, "{cycles,cache-misses}:H", .count = 2, .idx = 1, .config = 3, .gh = 1,
+	{ M, "{cycles,cache-misses}:H", .count = 2, .idx = 1, .config = 3, .gh = 1,
 	  .excl = X_GUEST },
 	{ L, "{cycles:G,cache-misses:H}:u", .count = 2, .gh = 1, .excl = X_HOST | X_K | X_HV },
 	{ L, "{cycles:G,cache-misses:H}:u", .count = 2, .idx = 1, .config = 3, .gh = 1,
@@ -177,48 +189,50 @@ static const struct row rows[] = {
 	{ L, "task-clock:P,cycles", .count = 2, .idx = 1, .leader = 1 },
 	{ L, "instructions/name=insn/", .config = 1, .name = "insn" },
 	{ L, "r1234/name=rawpmu/", .type = PERF_TYPE_RAW, .config = 0x1234, .name = "rawpmu" },
-	{ L, "4:0x6530160/name=rawpmu/", .type = 4, .config = 0x6530160, .name = "rawpmu",
+	{ L, "4:0x6530160/name=numpmu/", .type = 4, .config = 0x6530160, .name = "numpmu",
 	  .pmu = "cpu" },
 	{ L, "L1-dcache-misses/name=cachepmu/", .type = PERF_TYPE_HW_CACHE, .config = 0x10000,
 	  .name = "cachepmu" },
 	{ L, "cycles/name='COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks'/Duk",
 	  .name = "COMPLEX_CYCLES_NAME:orig=cycles,desc=chip-clock-ticks", .pinned = 1,
 	  .excl = X_HV },
+	{ L, "intel_pt//u", SYN, .type = 8, .excl = X_K | X_HV, .name = "intel_pt//u",
+	  .pmu = "intel_pt" },
 	{ L, "cycles//u", .excl = X_K | X_HV },
 	{ L, "cycles:k", .excl = X_U | X_HV },
 	{ L, "instructions:uep", .config = 1, .excl = X_K | X_HV, .exclusive = 1, .precise = 1 },
 	{ L, "{cycles,cache-misses,branch-misses}:e", .count = 3, .exclusive = 1 },
 	{ L, "{cycles,cache-misses,branch-misses}:e", .count = 3, .idx = 1, .config = 3 },
-	{ L, "cycles/name=name/", .name = "name" },
-	{ L, "cycles/name=l1d/", .name = "l1d" },
-	{ L, "mem:0/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
+	{ N, "cycles/name=name/", .name = "name" },
+	{ N, "cycles/name=l1d/", .name = "l1d" },
+	{ N, "mem:0/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
 	  .period = 1, .name = "breakpoint" },
-	{ L, "mem:0:x/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
+	{ N, "mem:0:x/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
 	  .bp_len = sizeof(long), .period = 1, .name = "breakpoint" },
-	{ L, "mem:0:r/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_R,
+	{ N, "mem:0:r/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_R,
 	  .bp_len = 4, .period = 1, .name = "breakpoint" },
-	{ L, "mem:0:w/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W,
+	{ N, "mem:0:w/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W,
 	  .bp_len = 4, .period = 1, .name = "breakpoint" },
-	{ L, "mem:0/name=breakpoint/u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
+	{ N, "mem:0/name=breakpoint/u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
 	  .period = 1, .name = "breakpoint", .excl = X_K | X_HV },
-	{ L, "mem:0:x/name=breakpoint/k", .type = PERF_TYPE_BREAKPOINT,
+	{ N, "mem:0:x/name=breakpoint/k", .type = PERF_TYPE_BREAKPOINT,
 	  .bp_type = HW_BREAKPOINT_X, .bp_len = sizeof(long), .period = 1, .name = "breakpoint",
 	  .excl = X_U | X_HV },
-	{ L, "mem:0:r/name=breakpoint/hp", .type = PERF_TYPE_BREAKPOINT,
+	{ N, "mem:0:r/name=breakpoint/hp", .type = PERF_TYPE_BREAKPOINT,
 	  .bp_type = HW_BREAKPOINT_R, .bp_len = 4, .period = 1, .name = "breakpoint",
 	  .excl = X_U | X_K, .precise = 1 },
-	{ L, "mem:0:w/name=breakpoint/up", .type = PERF_TYPE_BREAKPOINT,
+	{ N, "mem:0:w/name=breakpoint/up", .type = PERF_TYPE_BREAKPOINT,
 	  .bp_type = HW_BREAKPOINT_W, .bp_len = 4, .period = 1, .name = "breakpoint",
 	  .excl = X_K | X_HV, .precise = 1 },
-	{ L, "mem:0:rw/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
+	{ N, "mem:0:rw/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
 	  .bp_len = 4, .period = 1, .name = "breakpoint" },
-	{ L, "mem:0:rw/name=breakpoint/kp", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
+	{ N, "mem:0:rw/name=breakpoint/kp", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
 	  .bp_len = 4, .period = 1, .name = "breakpoint", .excl = X_U | X_HV, .precise = 1 },
-	{ L, "mem:0/1/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 1,
+	{ N, "mem:0/1/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 1,
 	  .period = 1, .name = "breakpoint" },
-	{ L, "mem:0/2:w/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT,
+	{ N, "mem:0/2:w/name=breakpoint/", .type = PERF_TYPE_BREAKPOINT,
 	  .bp_type = HW_BREAKPOINT_W, .bp_len = 2, .period = 1, .name = "breakpoint" },
-	{ L, "mem:0/4:rw/name=breakpoint/u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
+	{ N, "mem:0/4:rw/name=breakpoint/u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW,
 	  .bp_len = 4, .period = 1, .name = "breakpoint", .excl = X_K | X_HV },
 
 	/* ---- test__events_pmu[] ---- */
@@ -242,8 +256,52 @@ static const struct row rows[] = {
 	{ L, "software/r0x1a/", .type = PERF_TYPE_SOFTWARE, .config = 0x1a },
 	{ M, "cpu/r1a/", .type = 4, .config = 0x1a, .pmu = "cpu" },
 	{ L, "cpu_core/r1a/", ADL, .type = 4, .config = 0x1a, .pmu = "cpu_core" },
+
+	/* ---- test__hybrid_events[] (Alder Lake: cpu_core type 4) ---- */
+#define ALIAS_NOT_LEGACY .known = "hpmon takes the PMU's sysfs alias (cpu-cycles: type 4, " \
+	"0x3c), as the kernel lists it; perf 6.1 builds the generic event " \
+	"aimed at the PMU by its type; both count the same"
+	{ L, "cpu_core/cpu-cycles/", ADL, .type = PERF_TYPE_HARDWARE, .config = 4ull << 32,
+	  .pmu = "cpu_core", ALIAS_NOT_LEGACY },
+	{ L, "{cpu_core/cpu-cycles/,cpu_core/instructions/}", ADL, .count = 2,
+	  .type = PERF_TYPE_HARDWARE, .config = 4ull << 32, ALIAS_NOT_LEGACY },
+	{ L, "{cpu_core/cpu-cycles/,cpu_core/instructions/}", ADL, .count = 2, .idx = 1,
+	  .type = PERF_TYPE_HARDWARE, .config = 1 | 4ull << 32, ALIAS_NOT_LEGACY },
+	{ L, "{cpu-clock,cpu_core/cpu-cycles/}", ADL, .count = 2, .type = PERF_TYPE_SOFTWARE },
+	{ L, "{cpu-clock,cpu_core/cpu-cycles/}", ADL, .count = 2, .idx = 1,
+	  .type = PERF_TYPE_HARDWARE, .config = 4ull << 32, ALIAS_NOT_LEGACY },
+	{ L, "{cpu_core/cpu-cycles/,cpu-clock}", ADL, .count = 2, .type = PERF_TYPE_HARDWARE,
+	  .config = 4ull << 32, ALIAS_NOT_LEGACY },
+	{ L, "{cpu_core/cpu-cycles/,cpu-clock}", ADL, .count = 2, .idx = 1,
+	  .type = PERF_TYPE_SOFTWARE },
+	{ L, "{cpu_core/cpu-cycles/k,cpu_core/instructions/u}", ADL, .count = 2,
+	  .type = PERF_TYPE_HARDWARE, .config = 4ull << 32, .excl = X_U | X_HV, ALIAS_NOT_LEGACY },
+	{ L, "{cpu_core/cpu-cycles/k,cpu_core/instructions/u}", ADL, .count = 2, .idx = 1,
+	  .type = PERF_TYPE_HARDWARE, .config = 1 | 4ull << 32, .excl = X_K | X_HV,
+	  ALIAS_NOT_LEGACY },
+#undef ALIAS_NOT_LEGACY
+	/* a raw code on both core PMUs, as perf 6.1 opens it with cpu_atom mounted */
+#define RAW_MAIN_CORE .known = "hpmon counts a raw code on the main core PMU only (its " \
+	"encoding is that PMU's: 0x1a on cpu_atom is another event); perf 6.1 opens it on both"
+	{ L, "r1a", ADL, .count = 2, .type = PERF_TYPE_RAW, .config = 0x1a, RAW_MAIN_CORE },
+	{ L, "r1a", ADL, .count = 2, .idx = 1, .leader = 1, .type = 10, .config = 0x1a,
+	  RAW_MAIN_CORE },
+#undef RAW_MAIN_CORE
+	/* as hpmon builds them */
+	{ M, "cpu_core/cpu-cycles/", ADL, .type = 4, .config = 0x3c, .pmu = "cpu_core" },
+	{ M, "{cpu_core/cpu-cycles/k,cpu_core/instructions/u}", ADL, .count = 2, .idx = 1,
+	  .type = 4, .config = 0xc0, .excl = X_K | X_HV },
+	{ M, "r1a", ADL, .type = PERF_TYPE_RAW, .config = 0x1a, .pmu = "cpu_core" },
+	{ L, "cpu_core/config=10,config1,config2=3,period=1000/u", ADL, .type = 4, .config = 10,
+	  .config1 = 1, .config2 = 3, .period = 1000, .excl = X_K | X_HV },
+	{ L, "cpu_core/LLC-loads/", ADL, .type = PERF_TYPE_HW_CACHE, .config = 2 | 4ull << 32,
+	  .pmu = "cpu_core" },
+
+	/* ---- test__pmu_events_alias2[]: aliases written alone ---- */
+	{ L, "event-hyphen", SYN, .type = 100, .config = 0xe0, .pmu = "perf-pmu-test" },
+	{ L, "event-two-hyph", SYN, .type = 100, .config = 0xe1, .pmu = "perf-pmu-test" },
 	/* an alias as a term's value, as perf's alias tests write every one */
-	{ L, "msr/event=tsc/", .type = 10, .config = 0, .pmu = "msr" },
+	{ N, "msr/event=tsc/", .type = 10, .config = 0, .pmu = "msr" },
 	{ M, "msr/event=smi/", .type = 10, .config = 4 },
 	{ M, "cpu/event=cpu-cycles/u", .type = 4, .config = 0x3c, .excl = X_K | X_HV },
 	{ M, "cpu/event=mem-loads,ldlat=30/", .type = 4, .config = 0x1cd, .config1 = 30 },
@@ -253,11 +311,12 @@ static const struct row rows[] = {
 	  "krava21=119,krava22=11,krava23=2/", SYN, .type = 100, .config = 0xc00000000002a823ull,
 	  .config1 = 0x8000400000000145ull, .config2 = 0x0400000020041d07ull },
 	{ M, "perf-pmu-test/krava-alias/", SYN, .type = 100, .config = 1 | 2 << 10 },
-	/* uncore PMUs by prefix and number suffix, as perf matches them */
-	{ L, "cbox/clockticks/", .count = 4, .idx = 3, .leader = 3, .type = 17, .config = 0xff,
+	/* uncore PMUs by prefix and number suffix, as perf matches them (the
+	 * Skylake names are hpmon's cases; pmuname_1 is later perf's pmu.c) */
+	{ M, "cbox/clockticks/", .count = 4, .idx = 3, .leader = 3, .type = 17, .config = 0xff,
 	  .name = "uncore_cbox_3/clockticks/", .pmu = "uncore_cbox_3" },
-	{ L, "imc/data_reads/", .type = 19, .config = 1, .pmu = "uncore_imc" },
-	{ L, "pmuname_1/event=1/", SYN, .type = 101, .config = 1, .pmu = "pmuname_1" },
+	{ M, "imc/data_reads/", .type = 19, .config = 1, .pmu = "uncore_imc" },
+	{ N, "pmuname_1/event=1/", SYN, .type = 101, .config = 1, .pmu = "pmuname_1" },
 	{ M, "pmuname_10/event=1/", SYN, .type = 110, .config = 1, .pmu = "pmuname_10" },
 	{ M, "pmuname/event=1/", SYN, .count = 4, .idx = 2, .leader = 2, .type = 110, .config = 1,
 	  .pmu = "pmuname_10" },
@@ -329,12 +388,17 @@ static struct hpm_ctx *ctx_for(const char *tree)
 }
 
 static int nr_bad;
+static bool quiet; /* a row whose difference is known: count, do not print */
 
 static void bad(const struct row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void bad(const struct row *r, const char *fmt, ...)
 {
 	va_list ap;
+	if (quiet) {
+		nr_bad++;
+		return;
+	}
 	fprintf(stderr, "test-perf-syntax.c:%d: '%s': ", r->line, r->spec);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -395,20 +459,30 @@ static void check_event(const struct row *r, const struct hpm_event *ev)
 /* perf's strings: each spec's outcome, for the closing count */
 enum outcome { SAME, DIFFERS, REJECTED };
 static struct {
-	const char *spec;
+	const char *spec, *tree;
+	int perf;
+	const char *known;
 	enum outcome o;
-} seen[sizeof(rows) / sizeof(rows[0])];
+} seen[sizeof(rows) / sizeof(rows[0]) + 64];
 static size_t nr_seen;
 
-static void note(const char *spec, enum outcome o)
+/* One outcome per string and tree (perf's hybrid r1a is not its r1a). */
+static void note(const struct row *r, enum outcome o)
 {
+	const char *tree = r->tree ? r->tree : SKL;
 	for (size_t i = 0; i < nr_seen; i++)
-		if (!strcmp(seen[i].spec, spec)) {
-			if (o > seen[i].o)
+		if (!strcmp(seen[i].spec, r->spec) && !strcmp(seen[i].tree, tree)) {
+			if (o > seen[i].o) {
 				seen[i].o = o;
+				seen[i].known = r->known;
+			}
 			return;
 		}
-	seen[nr_seen].spec = spec;
+	assert_true(nr_seen < sizeof(seen) / sizeof(seen[0]));
+	seen[nr_seen].spec = r->spec;
+	seen[nr_seen].tree = tree;
+	seen[nr_seen].perf = r->perf;
+	seen[nr_seen].known = r->known;
 	seen[nr_seen++].o = o;
 }
 
@@ -420,6 +494,7 @@ static void run_row(const struct row *r)
 	int before = nr_bad, rc;
 
 	assert_non_null(ctx);
+	quiet = r->known != NULL;
 	rc = hpm_evlist__parse(ctx, r->spec, &list, &perr);
 	if (r->err) {
 		if (rc != r->err)
@@ -433,7 +508,7 @@ static void run_row(const struct row *r)
 	} else if (rc) {
 		bad(r, "failed with %d: %s", rc, perr.msg);
 		if (r->perf)
-			note(r->spec, REJECTED);
+			note(r, REJECTED);
 	} else if (hpm_evlist__count(list) != (r->count ? r->count : 1)) {
 		bad(r, "%zu events, expected %zu", hpm_evlist__count(list),
 		    r->count ? r->count : 1);
@@ -441,25 +516,108 @@ static void run_row(const struct row *r)
 		check_event(r, hpm_evlist__event(list, r->idx));
 	}
 	if (r->perf && !(rc && !r->err))
-		note(r->spec, nr_bad > before ? DIFFERS : SAME);
+		note(r, nr_bad > before ? DIFFERS : SAME);
+	if (quiet) {
+		/* a known difference must still be one: else drop .known */
+		quiet = false;
+		if (nr_bad == before)
+			bad(r, "now built as perf's test expects: drop .known");
+		else
+			nr_bad = before;
+	}
 	hpm_evlist__free(list);
+	hpm_ctx__free(ctx);
+}
+
+/* One generated string: @nr events counting user only, none precise,
+ * pinned or exclusive, the last of the cpu PMU (type 4), as
+ * test__checkevent_pmu_events and its _mix check. */
+static void run_generated_one(struct hpm_ctx *ctx, const struct row *r, size_t nr)
+{
+	struct hpm_evlist *list = NULL;
+	struct hpm_parse_error perr;
+	int before = nr_bad;
+
+	if (hpm_evlist__parse(ctx, r->spec, &list, &perr)) {
+		bad(r, "failed: %s", perr.msg);
+		note(r, REJECTED);
+		return;
+	}
+	if (hpm_evlist__count(list) != nr)
+		bad(r, "%zu events, expected %zu", hpm_evlist__count(list), nr);
+	for (size_t i = 0; nr_bad == before && i < nr; i++) {
+		const struct perf_event_attr *a = hpm_event__attr(hpm_evlist__event(list, i));
+		if (i == nr - 1) /* ALIAS:u may be a generic event: its type is not checked */
+			EXPECT("type", a->type, 4);
+		EXPECT("exclude_user", a->exclude_user, 0);
+		EXPECT("exclude_kernel", a->exclude_kernel, 1);
+		EXPECT("exclude_hv", a->exclude_hv, 1);
+		EXPECT("precise_ip", a->precise_ip, 0);
+		EXPECT("pinned", a->pinned, 0);
+		EXPECT("exclusive", a->exclusive, 0);
+	}
+	note(r, nr_bad > before ? DIFFERS : SAME);
+	hpm_evlist__free(list);
+}
+
+/* perf 6.1's generated cases (test__pmu_events), over the cpu PMU of the
+ * Skylake tree: cpu/event=ALIAS/u for every alias, and ALIAS:u beside it
+ * for names without '-' (perf skips those, whose prefix may be a cache
+ * event's). */
+static void run_generated(void)
+{
+	static char specs[64][160];
+	size_t n = 0;
+	struct hpm_ctx *ctx = ctx_for(SKL);
+	DIR *d = opendir(HPM_TEST_DATA "/" SKL "/bus/event_source/devices/cpu/events");
+	struct dirent *de;
+
+	assert_non_null(ctx);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue;
+		assert_true(n + 2 <= sizeof(specs) / sizeof(specs[0]));
+		snprintf(specs[n], sizeof(specs[n]), "cpu/event=%s/u", de->d_name);
+		run_generated_one(ctx, &(struct row){ L, specs[n] }, 1);
+		n++;
+		if (strchr(de->d_name, '-'))
+			continue;
+		snprintf(specs[n], sizeof(specs[n]), "%s:u,cpu/event=%s/u", de->d_name, de->d_name);
+		run_generated_one(ctx, &(struct row){ L, specs[n] }, 2);
+		n++;
+	}
+	closedir(d);
 	hpm_ctx__free(ctx);
 }
 
 static void test_perf_strings(void **state)
 {
-	size_t n[3] = { 0 };
+	size_t n[3][3] = { { 0 } }, left = 0;
 
 	(void)state;
 	nr_bad = 0;
 	nr_seen = 0;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		run_row(&rows[i]);
+	run_generated();
 	for (size_t i = 0; i < nr_seen; i++)
-		n[seen[i].o]++;
-	printf("perf's event strings: %zu built as perf does, %zu differently, %zu rejected\n",
-	       n[SAME], n[DIFFERS], n[REJECTED]);
+		n[seen[i].perf][seen[i].o]++;
+	printf("perf 6.1's event strings: %zu built as perf does, %zu differently, %zu rejected "
+	       "(of %zu)\n", n[1][SAME], n[1][DIFFERS], n[1][REJECTED],
+	       n[1][SAME] + n[1][DIFFERS] + n[1][REJECTED]);
+	printf("later perf's strings: %zu built as perf does, %zu differently, %zu rejected "
+	       "(of %zu)\n", n[2][SAME], n[2][DIFFERS], n[2][REJECTED],
+	       n[2][SAME] + n[2][DIFFERS] + n[2][REJECTED]);
+	for (size_t i = 0; i < nr_seen; i++)
+		if (seen[i].o != SAME) {
+			printf("  left: '%s' [%s]: %s: %s\n", seen[i].spec, seen[i].tree,
+			       seen[i].o == DIFFERS ? "differs" : "rejected",
+			       seen[i].known ? seen[i].known : "NOT KNOWN");
+			left += !seen[i].known;
+		}
 	assert_int_equal(nr_bad, 0);
+	assert_int_equal(left, 0);
 }
 
 static void test_more_forms(void **state)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <hpmon/event.h>
 #include <hpmon/hpmon.h>
 #include <hpmon/sysinfo.h>
 #include "attach/attach-internal.h"
@@ -251,6 +252,62 @@ static void test_no_mount_outside_default(void **state)
 	hpm_ctx__free(ctx);
 }
 
+/* A tracepoint (or a pattern) where tracefs cannot be found: the error
+ * names the path looked for, never "unknown event". Under a sysfs root
+ * that is not /sys (a recorded tree) without a tracefs, and with a tracefs
+ * root that has no events/. */
+static void test_missing_root_named(void **state)
+{
+	char p[128], want[256];
+	struct hpm_parse_error err;
+	struct hpm_evlist *l = NULL;
+	(void)state;
+
+	snprintf(p, sizeof(p), "%s/p", dir);
+	struct hpm_ctx_opts o = { .sz = sizeof(o), .sysfs_root = dir, .procfs_root = p };
+	struct hpm_ctx *ctx = hpm_ctx__new(&o);
+	assert_non_null(ctx);
+	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_switch", &l, &err), -ENOENT);
+	snprintf(want, sizeof(want), "'sched:sched_switch' is no other event, and whether it is "
+		 "a tracepoint cannot be told: the sysfs root %s has none (looked for "
+		 "kernel/tracing/events and kernel/debug/tracing/events under it)", dir);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(hpm_evlist__parse(ctx, "task-clock,sched:*:u", &l, &err), -ENOENT);
+	snprintf(want, sizeof(want), "tracepoint pattern 'sched:*' needs tracefs: the sysfs "
+		 "root %s has none (looked for kernel/tracing/events and "
+		 "kernel/debug/tracing/events under it)", dir);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(err.pos, 11);
+	hpm_ctx__free(ctx);
+
+	/* a tracefs root given, without events/ */
+	o.tracefs_root = p;
+	ctx = hpm_ctx__new(&o);
+	assert_non_null(ctx);
+	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_switch", &l, &err), -ENOENT);
+	snprintf(want, sizeof(want), "'sched:sched_switch' is no other event, and whether it is "
+		 "a tracepoint cannot be told: the tracefs root %s has no events/ directory", p);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_*", &l, &err), -ENOENT);
+	snprintf(want, sizeof(want), "tracepoint pattern 'sched:sched_*' needs tracefs: the "
+		 "tracefs root %s has no events/ directory", p);
+	assert_string_equal(err.msg, want);
+	/* with one, an unknown name is just unknown, and a pattern that
+	 * matches nothing says where it looked */
+	hpm_ctx__free(ctx);
+	snprintf(p, sizeof(p), "%s/t", dir);
+	ctx = hpm_ctx__new(&o);
+	assert_non_null(ctx);
+	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_switch", &l, &err),
+			 -HPM_ERR_UNKNOWN_EVENT);
+	assert_non_null(strstr(err.msg, "unknown event 'sched:sched_switch'"));
+	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_*", &l, &err), -HPM_ERR_UNKNOWN_EVENT);
+	snprintf(want, sizeof(want), "no tracepoint under %s/events matches 'sched:sched_*' (see "
+		 "'hpmon list tracepoint')", p);
+	assert_string_equal(err.msg, want);
+	hpm_ctx__free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_removes_only_leftovers),
 		cmocka_unit_test(test_leftovers_no_file),
 		cmocka_unit_test(test_no_mount_outside_default),
+		cmocka_unit_test(test_missing_root_named),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

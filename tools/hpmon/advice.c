@@ -181,4 +181,7 @@ void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)
 	else if (e->err == -ENODEV)
 		fprintf(f, "  run hpmon as root, which mounts tracefs when it needs it, or as "
 			   "root: 'mount -t tracefs nodev /sys/kernel/tracing'\n");
+	else if (e->err == -ENOENT)
+		fprintf(f, "  point HPMON_TRACEFS_ROOT at a tracefs directory, one that holds "
+			   "events/ (/sys/kernel/tracing, or a recorded tree)\n");
 }

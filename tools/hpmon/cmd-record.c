@@ -617,13 +617,18 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	rec = hpm_record__new(list, &ro);
 	if (!rec) {
 		rc = -errno;
-		fprintf(stderr, "hpmon record: %s: %s\n",
-			rc == -ESRCH ? "no such process or thread" : "cannot set up sampling",
-			hpm_strerror(rc));
+		if (rc == -ESRCH && o->tg.nr_ids)
+			target_say_missing("hpmon record", &o->tg, hpm_ctx__procfs_root(ctx));
+		else
+			fprintf(stderr, "hpmon record: cannot set up sampling: %s\n", hpm_strerror(rc));
 		goto out;
 	}
 	run->rec = rec;
 	rc = hpm_record__open(rec);
+	if (rc == -ESRCH && o->tg.nr_ids) {
+		target_say_missing("hpmon record", &o->tg, hpm_ctx__procfs_root(ctx));
+		goto out;
+	}
 	if (rc) {
 		open_failed(ctx, list, rec, o, rc);
 		goto out;

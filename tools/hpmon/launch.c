@@ -254,3 +254,17 @@ pid_t target_missing(const struct target *t, const char *procfs)
 			return t->ids[i];
 	return -1;
 }
+
+void target_say_missing(const char *cmd, const struct target *t, const char *procfs)
+{
+	pid_t id = target_missing(t, procfs);
+	const char *what = t->by_tid ? "thread" : "process";
+	char opt = t->by_tid ? 't' : 'p';
+
+	if (id >= 0)
+		fprintf(stderr, "%s: no such %s: %d (given to -%c): check the id, or that the %s "
+			"is still running\n", cmd, what, (int)id, opt, what);
+	else /* the task ended between the kernel's refusal and the look */
+		fprintf(stderr, "%s: a %s of -%c ended before it could be measured\n", cmd, what,
+			opt);
+}

@@ -86,4 +86,11 @@ const char *target_check(const struct target *t, bool command);
  */
 pid_t target_missing(const struct target *t, const char *procfs);
 
+/*
+ * Say on standard error, for command @cmd ("hpmon stat"), which id of -p
+ * or -t the kernel's ESRCH was about (target_missing), or that one of
+ * them ended meanwhile when all exist again.
+ */
+void target_say_missing(const char *cmd, const struct target *t, const char *procfs);
+
 #endif

@@ -246,26 +246,35 @@ static void finish_events(struct stat_run *run)
 	}
 }
 
-/* -p or -t named a task that does not exist: say which one (the kernel's
- * ESRCH does not). The task may have ended meanwhile: name none then. */
-static void no_such_task(struct stat_run *run)
+/*
+ * Is @err one that leaves the event <not supported> while the measurement
+ * goes on? perf's stat_handle_error skips an event the kernel or the
+ * machine does not support (EINVAL, ENOSYS, ENOENT, EOPNOTSUPP, ENXIO),
+ * runs the command even when no event opened, and prints its line; ENODEV
+ * is hpmon's PMU that counts on other CPUs only. Anything else (no
+ * permission, a missing task, out of file descriptors) ends the
+ * measurement before the command runs.
+ */
+static bool open_err_unsupported(int err)
 {
-	const struct target *tg = &run->o->tg;
-	pid_t id = target_missing(tg, hpm_ctx__procfs_root(run->ctx));
-	const char *what = tg->by_tid ? "thread" : "process";
-	if (id >= 0)
-		fprintf(stderr, "hpmon stat: no such %s: %d (given to -%c): check the id, "
-			"or that the %s is still running\n", what, (int)id, tg->by_tid ? 't' : 'p', what);
-	else
-		fprintf(stderr, "hpmon stat: a %s of -%c ended before it could be counted\n",
-			what, tg->by_tid ? 't' : 'p');
+	switch (-err) {
+	case EINVAL:
+	case ENOSYS:
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENXIO:
+	case ENODEV:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static int open_failed(struct stat_run *run, int err)
 {
 	char why[320];
 	if (err == -ESRCH && run->o->tg.nr_ids) {
-		no_such_task(run);
+		target_say_missing("hpmon stat", &run->o->tg, hpm_ctx__procfs_root(run->ctx));
 		return HPM_EXIT_FAIL;
 	}
 	const struct hpm_event *ev = hpm_evlist__event(run->list, 0);
@@ -319,7 +328,7 @@ int stat_measure(struct stat_run *run)
 		rc = -errno;
 		child_abort(&ch);
 		if (rc == -ESRCH && o->tg.nr_ids)
-			no_such_task(run);
+			target_say_missing("hpmon stat", &run->o->tg, hpm_ctx__procfs_root(run->ctx));
 		else
 			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(rc));
 		return HPM_EXIT_FAIL;
@@ -327,7 +336,7 @@ int stat_measure(struct stat_run *run)
 	if (o->trace)
 		hpm_session__on_task(run->s, on_task, run);
 	rc = hpm_session__open(run->s);
-	if (rc) {
+	if (rc && !open_err_unsupported(rc)) {
 		child_abort(&ch);
 		return open_failed(run, rc);
 	}
