@@ -373,12 +373,6 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 		r->have_groups = true;
 		add_deltas(r, s, row);
 	}
-	struct hpm_sample unwound;
-	uint64_t chain[UNWIND_MAX];
-	if (o->callgraph && !s->nr_chain && s->stack_len && s->nr_regs &&
-	    rep_user_mode(s->mode) &&
-	    addrspace__unwind(r, s, &unwound, chain))
-		s = &unwound;
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && s->ev == r->main_ev)
@@ -389,6 +383,14 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 {
 	const struct rep_opts *o = &r->o;
 	struct rep_memo *mo = r->memo;
+	struct hpm_sample unwound;
+	uint64_t chain[UNWIND_MAX];
+
+	/* a stack copy (DWARF) is unwound now, while the process's mappings
+	 * are those of the sample's time, and before a kernel sample waits
+	 * for kallsyms (what waits keeps its chain, not its copy) */
+	if (o->callgraph && s->stack_len && s->nr_regs && addrspace__unwind(r, s, &unwound, chain))
+		s = &unwound;
 
 	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
 	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {
