@@ -59,3 +59,9 @@ expect_in "period=1 over -c: page-fault samples" 20 100000 \
 hpm record -q -e 'cpu-clock/call-graph=lbr/' -o "$E2E_TMP/f.prof" -- "$tree" 1000
 expect_eq "lbr refused" 1 "$HPM_STATUS"
 expect_grep "lbr: what to write" 'call-graph=lbr.*call-graph=fp.*call-graph=dwarf' "$E2E_TMP/err"
+
+# 6. time=0: samples without time stamps are still placed in their
+# mappings (which keep theirs) and named.
+hpm_ok record -q -e 'task-clock/time=0/' -o "$E2E_TMP/g.prof" -- "$tree" "$n"
+report_json "$E2E_TMP/g.prof"
+expect_in "time=0: tree_b's share (%)" 25 42 "$(pct tree_b)"
