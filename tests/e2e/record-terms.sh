@@ -65,3 +65,11 @@ expect_grep "lbr: what to write" 'call-graph=lbr.*call-graph=fp.*call-graph=dwar
 hpm_ok record -q -e 'task-clock/time=0/' -o "$E2E_TMP/g.prof" -- "$tree" "$n"
 report_json "$E2E_TMP/g.prof"
 expect_in "time=0: tree_b's share (%)" 25 42 "$(pct tree_b)"
+
+# 7. A freq= term above the kernel's limit is refused as -F is, naming the term.
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 0)
+if [ "$max" -gt 0 ]; then
+	hpm record -q -e "task-clock/freq=$((max * 2))/" -o "$E2E_TMP/h.prof" -- "$tree" 1000
+	expect_eq "freq= above the limit: exit" 129 "$HPM_STATUS"
+	expect_grep "freq= above the limit: why" "freq=$((max * 2)) of 'task-clock/freq=$((max * 2))/' is above the kernel's limit of $max" "$E2E_TMP/err"
+fi

@@ -594,6 +594,23 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		ret = HPM_EXIT_USAGE;
 		goto out;
 	}
+	for (size_t i = 0; si && si->perf_event_max_sample_rate > 0 &&
+			   i < hpm_evlist__count(list); i++) {
+		/* a freq= term: the kernel refuses it as it refuses -F */
+		const struct hpm_event *e = hpm_evlist__event(list, i);
+		const struct perf_event_attr *a = hpm_event__attr(e);
+		if (!a->freq || a->sample_freq <= (uint64_t)si->perf_event_max_sample_rate)
+			continue;
+		fprintf(stderr, "hpmon record: freq=%llu of '%s' is above the kernel's limit of %d "
+			"samples a second (kernel.perf_event_max_sample_rate), which the kernel "
+			"refuses; use freq=%d or less, or raise the limit as root: "
+			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
+			(unsigned long long)a->sample_freq, hpm_event__name(e),
+			si->perf_event_max_sample_rate, si->perf_event_max_sample_rate,
+			(unsigned long long)a->sample_freq);
+		ret = HPM_EXIT_USAGE;
+		goto out;
+	}
 	if (locations && o->argv && !o->tg.system && !o->tg.nr_ids &&
 	    !locations_fit(list, o->argv[0])) {
 		ret = HPM_EXIT_USAGE;
