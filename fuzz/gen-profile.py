@@ -20,6 +20,12 @@ Shapes:
   rows      N samples spread over --rows distinct addresses of one mapped file
             (--object, default /nonexistent/big), for diff (two files
             differ by --seed)
+  chainends samples in --object (mapped at 0x400000 from offset 0) whose
+            call chains end as the kernel's can: --ips LEAF,CALLER,OUTER
+            (file offsets; CALLER and OUTER are return addresses). 3
+            samples whose user chain ends with a zero return address and
+            a word after it, 4 whose zero comes before OUTER, 2 with a
+            word in the markers' range that is no marker (-1) before OUTER
 
 Payloads are zstd-compressed with the zstd program when it is there
 (--stored writes them uncompressed, codec 0). Prints the bytes of records
@@ -127,6 +133,26 @@ class Writer:
         self.pid, self.ip = pid, ip
         self.add(bytes([tag]) + rec)
 
+    def sample_chain(self, pid, ip, chain):
+        """A user-mode sample of @pid at @ip with the call chain @chain
+        (the kernel's entries, markers included), written in full: the
+        first of its chunk, so that nothing refers to another sample."""
+        self.flush()
+        tag = TAG_SAMPLE | SF_TASK | SF_CPUEV | SF_PERIOD | SF_MODE
+        rec = var(pid) + var(pid) + var(0) + var(0) + var(1000) + bytes([2])
+        rec += zz(1) + zz(ip)
+        rec += var(len(chain)) + var(0)
+        prev = ip
+        for e in chain:
+            d = (e - prev) & 0xFFFFFFFFFFFFFFFF
+            if d >= 1 << 63:
+                d -= 1 << 64
+            rec += zz(d)
+            prev = e
+        self.first = False
+        self.add(bytes([tag]) + rec)
+        self.flush()
+
     def emit(self, kind, raw, nrec):
         self.raw_bytes += len(raw)
         codec, payload = 0, bytes(raw)
@@ -157,7 +183,8 @@ def mmap_rec(pid, start, length, name, time=0):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows"])
+    ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows",
+                                      "chainends"])
     ap.add_argument("out")
     ap.add_argument("--samples", type=int, default=200000)
     ap.add_argument("--chunk", type=int, default=1 << 20)
@@ -166,15 +193,17 @@ def main():
     ap.add_argument("--rows", type=int, default=0,
                     help="distinct addresses of the rows shape (default: --samples)")
     ap.add_argument("--object", default="/nonexistent/big",
-                    help="the file the rows shape maps")
+                    help="the file the rows and chainends shapes map")
+    ap.add_argument("--ips", default="",
+                    help="chainends: LEAF,CALLER,OUTER offsets in --object")
     a = ap.parse_args()
 
     st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
-    if a.shape == "chains":
+    if a.shape in ("chains", "chainends"):
         st |= SAMPLE_CALLCHAIN
     with open(a.out, "wb") as f:
         w = Writer(f, a.chunk, a.stored)
-        w.header(meta(st, 1 if a.shape == "chains" else 0))
+        w.header(meta(st, 1 if a.shape in ("chains", "chainends") else 0))
         chain = 4096 if a.shape == "chains" else 0
         if a.shape in ("unmapped", "chains"):
             # time +1, ip +0: 3 bytes a sample (5 with the chain's n and k)
@@ -186,6 +215,17 @@ def main():
         elif a.shape == "ips":
             for i in range(a.samples):
                 w.sample(100, 0x400000 + i)
+        elif a.shape == "chainends":
+            base, user, bad = 0x400000, (1 << 64) - 512, (1 << 64) - 1
+            leaf, caller, outer = (base + int(x, 0) for x in a.ips.split(","))
+            w.add(bytes([TAG_COMM]) + var(100) + var(100) + zz(0) + s("calltree"), sample=False)
+            w.add(mmap_rec(100, base, 1 << 30, a.object), sample=False)
+            for _ in range(3):
+                w.sample_chain(100, leaf, [user, leaf, caller, outer, 0, base + 0x10])
+            for _ in range(4):
+                w.sample_chain(100, leaf, [user, leaf, caller, 0, outer])
+            for _ in range(2):
+                w.sample_chain(100, leaf, [user, leaf, caller, bad, outer])
         elif a.shape == "mmaps":
             for i in range(a.samples):
                 w.add(mmap_rec(100, 0x10000000 + i * 0x2000, 0x1000, "/nonexistent/lib.so"),

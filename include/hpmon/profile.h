@@ -63,7 +63,7 @@ struct hpm_sample {
 	uint32_t ev;             /* index of the triggering event in the header */
 	uint32_t cpu;
 	pid_t pid, tid;
-	uint64_t time;           /* perf clock, ns */
+	uint64_t time;           /* perf clock, ns; 0 for an event with time=0 */
 	uint64_t ip;
 	uint64_t period;         /* events this sample stands for */
 	enum hpm_mode mode;
@@ -71,8 +71,9 @@ struct hpm_sample {
 	 * event's group, leader first, in the order of the header's events. */
 	uint32_t nr_values;
 	const uint64_t *values;
-	/* Frame-pointer call chain as the kernel gave it (context markers
-	 * included), leaf first; nr 0 without -g. */
+	/* Call chain as the kernel gave it (context markers included), leaf
+	 * first; nr 0 without -g. In DWARF mode the kernel's part only (a
+	 * sample taken in the kernel), the user part being in the copy. */
 	uint32_t nr_chain;
 	const uint64_t *chain;
 	/* DWARF mode: user registers (PERF_SAMPLE_REGS_USER order) and a

@@ -50,8 +50,9 @@ struct hpm_record_opts {
 	const int *cpus;           /* NULL: every online CPU */
 	size_t nr_cpus;
 	/* Sampling rate of the events whose specification set none
-	 * (period= or freq= terms): a fixed period if @period, else @freq
-	 * samples a second if @freq, else hpm_record__default_period(). */
+	 * (period= or freq= terms, which win, as perf's): a fixed period if
+	 * @period, else @freq samples a second if @freq, else
+	 * hpm_record__default_period(). */
 	uint64_t period;
 	uint64_t freq;
 	/* Change every trigger's period at each drain by a random amount
@@ -59,6 +60,13 @@ struct hpm_record_opts {
 	 * the events hpmon opened, not to their inherited copies). */
 	bool random_period;
 	uint64_t seed;
+	/* Call chains of the events whose specification does not say
+	 * (call-graph=fp|dwarf|no terms win, stack-size= sets an event's
+	 * copy; call-graph=lbr is refused, -EOPNOTSUPP). DWARF samples carry
+	 * the kernel's chain of their kernel part (PERF_SAMPLE_CALLCHAIN with
+	 * exclude_callchain_user), the user registers and a copy of the user
+	 * stack, as perf's dwarf mode. A time=0 term drops the event's time
+	 * stamps (its samples have time 0). */
 	enum hpm_callchain callchain;
 	uint32_t stack_bytes;      /* DWARF: user stack copied per sample
 				      (default 8192, at most 65528) */
@@ -123,6 +131,10 @@ HPM_API bool hpm_record__trigger(const struct hpm_record *r, size_t idx);
 HPM_API bool hpm_record__user_only(const struct hpm_record *r, size_t idx);
 HPM_API const struct perf_event_attr *hpm_record__attr(const struct hpm_record *r,
 						       size_t idx);
+/* The call chains event @idx records: its call-graph= term (fp, dwarf,
+ * no) or else the session's @callchain; HPM_CALLCHAIN_NONE for a group
+ * member, which never samples. Valid once hpm_record__open() ran. */
+HPM_API enum hpm_callchain hpm_record__callchain(const struct hpm_record *r, size_t idx);
 /* True when group reads could not follow inherited tasks (kernels before
  * 6.12 refuse inherit with PERF_SAMPLE_READ): the group then counts the
  * target's first thread only. */
@@ -159,10 +171,23 @@ HPM_API int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
 HPM_API bool hpm_record__entry_chain(const struct hpm_record *r, const struct hpm_sample *s,
 				     struct hpm_sample *out, uint64_t *buf, size_t cap);
 
+/*
+ * What a session handed out and lost. @lost_samples counts the samples
+ * that never reached the caller: those each event could not write into a
+ * full buffer (the kernel counts them per event, PERF_FORMAT_LOST, read
+ * when the stats are asked for: ask after the last drain; for the event
+ * that carries the side band they include the few mmap and comm records
+ * it lost), those the kernel dropped before the buffer
+ * (PERF_RECORD_LOST_SAMPLES), and sample records the reader could not
+ * parse. Before Linux 6.0, which has no per-event count, the records of
+ * the LOST records stand in for the first part (nearly all samples when a
+ * buffer overflows). Their share is lost / (lost + samples), as perf's.
+ */
 struct hpm_record_stats {
 	uint64_t samples;        /* sample records handed out */
-	uint64_t lost;           /* records the kernel dropped */
-	uint64_t lost_samples;   /* samples the kernel dropped */
+	uint64_t lost;           /* records the kernel dropped, as its LOST
+				    records say (samples and others) */
+	uint64_t lost_samples;   /* samples lost: see above */
 	uint64_t throttled;      /* THROTTLE records */
 	uint64_t bad;            /* records that could not be parsed */
 };

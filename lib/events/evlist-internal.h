@@ -56,6 +56,9 @@ struct hpm_event {
 	char call_graph[8];
 	unsigned stack_size;
 	bool has_time, time;
+	/* a period= or freq= term set the sampling rate: it wins over the
+	 * session's -c/-F, as perf's terms do */
+	bool rate_given;
 	/* while parsing: this is event @copy of the @nr_copies one written
 	 * event became (0 of 1 when it was not expanded) */
 	unsigned copy, nr_copies;

@@ -437,9 +437,11 @@ set:
 	else if (!strcmp(key, "period") || !strcmp(key, "sample_period")) {
 		a->sample_period = val;
 		a->freq = 0;
+		ev->rate_given = true;
 	} else if (!strcmp(key, "freq") || !strcmp(key, "sample_freq")) {
 		a->sample_freq = val;
 		a->freq = 1;
+		ev->rate_given = true;
 	} else {
 		rc = hpm_pmu__set_term(pmu, key, val, a);
 		if (rc == 0)

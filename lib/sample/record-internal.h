@@ -54,7 +54,13 @@ struct hpm_record {
 	int *cpu;                /* per CPU slot */
 	int *fd;                 /* [(ev * nr_thr + thr) * nr_cpu + cpu] */
 	struct perf_event_attr *attr; /* [nr_ev] as opened */
+	enum hpm_callchain *cg;  /* [nr_ev] each trigger's call chains: its
+				    call-graph= term, else the session's */
 	bool *trigger, *user_only;
+	/* PERF_FORMAT_LOST (Linux 6.0): each event counts the records it could
+	 * not write; -1 until an open says, then 1 or 0 (refused: the LOST
+	 * records' count stands in) */
+	int format_lost;
 	bool group_no_inherit;
 	size_t failed;
 	struct hpm_loc_attach *loc; /* location events (exec:), or NULL */
@@ -71,7 +77,9 @@ struct hpm_record {
 	size_t nr_synth, synth_done;
 	bool opened, enabled;
 	uint64_t rand_state;
-	struct hpm_record_stats st;
+	struct hpm_record_stats st; /* lost_samples: the kernel's LOST_SAMPLES
+				       records only (hpm_record__stats adds) */
+	uint64_t bad_samples;    /* sample records that could not be parsed */
 	unsigned char *scratch;  /* one record that wrapped around */
 	uint64_t *vals;          /* group values of one sample */
 	size_t vals_cap;

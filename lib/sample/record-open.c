@@ -57,7 +57,6 @@ static size_t group_size(const struct hpm_record *r, size_t leader)
 	return n;
 }
 
-/* The attribute event @i is opened with. */
 /* Events the kernel counts hit by hit through its software-event path,
  * where a sample that carries its period is taken at every hit. */
 static bool counts_every_hit(const struct perf_event_attr *a)
@@ -68,12 +67,37 @@ static bool counts_every_hit(const struct perf_event_attr *a)
 	       a->config != PERF_COUNT_SW_TASK_CLOCK;
 }
 
+/* Event @ev's call chains, as perf takes its record terms: call-graph=
+ * fp|dwarf|no wins over -g/--call-graph; stack-size= sets the bytes a
+ * dwarf chain copies (rounded up to 8 bytes, as perf does). "lbr" stays
+ * HPM_CALLCHAIN_NONE here and hpm_record__open() refuses it. */
+static enum hpm_callchain event_callchain(const struct hpm_record *r,
+					  const struct hpm_event *ev, uint32_t *stack)
+{
+	enum hpm_callchain m = r->o.callchain;
+
+	if (!strcmp(ev->call_graph, "fp"))
+		m = HPM_CALLCHAIN_FP;
+	else if (!strcmp(ev->call_graph, "dwarf"))
+		m = HPM_CALLCHAIN_DWARF;
+	else if (ev->call_graph[0])
+		m = HPM_CALLCHAIN_NONE;
+	*stack = r->o.stack_bytes;
+	if (ev->stack_size)
+		*stack = ev->stack_size > 65528 ? 65528 : (ev->stack_size + 7) & ~7u;
+	return m;
+}
+
+/* The attribute event @i is opened with: the event's own, sampling as its
+ * terms say (period=, freq=, call-graph=, stack-size=, time=), else as the
+ * session's options say. */
 static void make_attr(struct hpm_record *r, size_t i)
 {
 	const struct hpm_event *ev = &r->list->ev[i];
 	struct perf_event_attr *a = &r->attr[i];
 	bool leader = ev->leader == i;
 	bool grouped = group_size(r, ev->leader) > 1;
+	uint32_t stack;
 
 	*a = ev->attr;
 	a->size = sizeof(*a);
@@ -81,6 +105,11 @@ static void make_attr(struct hpm_record *r, size_t i)
 	a->inherit = r->o.target != HPM_TARGET_CPUS;
 	a->enable_on_exec = leader && r->o.target == HPM_TARGET_EXEC;
 	a->read_format = grouped ? PERF_FORMAT_GROUP | PERF_FORMAT_ID : PERF_FORMAT_ID;
+	/* how many records the event could not write (lost samples), read at
+	 * the end; every event of a group alike, as perf opens them */
+	if (r->format_lost != 0)
+		a->read_format |= PERF_FORMAT_LOST;
+	r->cg[i] = HPM_CALLCHAIN_NONE;
 	if (!leader) {
 		/* a member counts; its leader's samples read it */
 		a->sample_period = 0;
@@ -92,7 +121,9 @@ static void make_attr(struct hpm_record *r, size_t i)
 	r->trigger[i] = true;
 	bool fixed = ev->kind == HPM_EV_BREAKPOINT || ev->kind == HPM_EV_TRACEPOINT ||
 		     ev->kind == HPM_EV_LOCATION;
-	if (r->o.period) {
+	if (ev->rate_given) {
+		/* period= or freq=: already in the attr */
+	} else if (r->o.period) {
 		a->sample_period = r->o.period;
 		a->freq = 0;
 	} else if (r->o.freq && !fixed) {
@@ -104,14 +135,22 @@ static void make_attr(struct hpm_record *r, size_t i)
 	}
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (ev->has_time && !ev->time)
+		a->sample_type &= ~(uint64_t)PERF_SAMPLE_TIME; /* time=0 */
 	if (grouped)
 		a->sample_type |= PERF_SAMPLE_READ;
-	if (r->o.callchain == HPM_CALLCHAIN_FP)
+	r->cg[i] = event_callchain(r, ev, &stack);
+	if (r->cg[i] == HPM_CALLCHAIN_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (r->o.callchain == HPM_CALLCHAIN_DWARF) {
-		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	if (r->cg[i] == HPM_CALLCHAIN_DWARF) {
+		/* the kernel's own chain, then the user stack copied for
+		 * unwinding: the kernel does not walk the user part, which
+		 * the copy gives (perf's dwarf mode) */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				  PERF_SAMPLE_STACK_USER;
+		a->exclude_callchain_user = 1;
 		a->sample_regs_user = REC_REGS_MASK;
-		a->sample_stack_user = r->o.stack_bytes;
+		a->sample_stack_user = stack;
 	}
 	/* A fixed period is known from the attr, and asking the kernel to put
 	 * it in every sample would make it sample a software, breakpoint or
@@ -153,6 +192,19 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 		allow |= HPM_FALLBACK_USER;
 	int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
 				allow, &did);
+	if (fd == -EINVAL && r->format_lost < 0 && (a.read_format & PERF_FORMAT_LOST)) {
+		/* before Linux 6.0: no count of lost samples per event */
+		a.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
+				    allow, &did);
+		if (fd >= 0) {
+			r->format_lost = 0;
+			for (size_t k = 0; k < r->nr_ev; k++)
+				r->attr[k].read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		}
+	} else if (fd >= 0 && r->format_lost < 0) {
+		r->format_lost = (a.read_format & PERF_FORMAT_LOST) != 0;
+	}
 	/* the event's attribute, as the other threads and CPUs open it and
 	 * the profile describes it */
 	if (did & HPM_FALLBACK_USER) {
@@ -348,7 +400,7 @@ static int open_location(void *owner, size_t i)
 		a->enable_on_exec = 0;
 	}
 	r->chain_fix[i] = HPM_LOC_CHAIN_AS_IS;
-	if (r->o.callchain == HPM_CALLCHAIN_FP)
+	if (r->cg[i] == HPM_CALLCHAIN_FP)
 		r->chain_fix[i] = hpm__loc_attach_chain(r->loc, i);
 	if (r->chain_fix[i] != HPM_LOC_CHAIN_AS_IS) {
 #if defined(__x86_64__)
@@ -420,13 +472,20 @@ int hpm_record__open(struct hpm_record *r)
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return -errno;
-	for (size_t i = 0; i < r->nr_ev; i++)
+	for (size_t i = 0; i < r->nr_ev; i++) {
 		make_attr(r, i);
+		if (!strcmp(r->list->ev[i].call_graph, "lbr")) {
+			r->failed = i; /* hpm_record__event_message() says why */
+			return -EOPNOTSUPP;
+		}
+	}
 	/* the first event carries the side band, unless it opens late (a
-	 * location) or not on every CPU (one core type of a hybrid CPU): then
-	 * a dummy event does */
+	 * location), not on every CPU (one core type of a hybrid CPU), or
+	 * without time stamps (time=0: mappings must keep theirs): then a
+	 * dummy event does */
 	bool own_sideband = (r->loc && hpm__event_is_location(&r->list->ev[0])) ||
-			    !counts_everywhere(r, 0);
+			    !counts_everywhere(r, 0) ||
+			    !(r->attr[0].sample_type & PERF_SAMPLE_TIME);
 	if (own_sideband && (rc = open_sideband(r))) {
 		r->failed = 0;
 		return rc;

@@ -57,6 +57,16 @@ static void take32x2(struct cursor *c, uint32_t *a, uint32_t *b)
 	*b = (uint32_t)(v >> 32);
 }
 
+/* Words of one value of a read (PERF_SAMPLE_READ, read(2)): the value,
+ * then its id and its lost count when the read format has them. */
+static size_t read_stride(const struct perf_event_attr *a)
+{
+	return 1 + !!(a->read_format & PERF_FORMAT_ID) + !!(a->read_format & PERF_FORMAT_LOST);
+}
+
+/* The fields in the order the kernel writes them, each present as the
+ * event's sample_type says (an event's record terms change it: time=0
+ * drops the time, call-graph= the chain, registers and stack). */
 static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 			struct hpm_prec *out)
 {
@@ -68,21 +78,30 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 	if (ev < 0)
 		return -1;
 	const struct perf_event_attr *at = &r->attr[ev];
+	const uint64_t st = at->sample_type;
 	memset(s, 0, sizeof(*s));
 	out->type = HPM_PREC_SAMPLE;
 	s->ev = (uint32_t)ev;
 	s->mode = (enum hpm_mode)(h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
-	s->ip = take64(&c);
-	take32x2(&c, &a, &b);
-	s->pid = (pid_t)a;
-	s->tid = (pid_t)b;
-	s->time = take64(&c);
-	take32x2(&c, &a, &b);
-	s->cpu = a;
-	s->period = at->sample_type & PERF_SAMPLE_PERIOD ? take64(&c) : at->sample_period;
-	if (at->sample_type & PERF_SAMPLE_READ) {
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take64(&c);
+	if (st & PERF_SAMPLE_TID) {
+		take32x2(&c, &a, &b);
+		s->pid = (pid_t)a;
+		s->tid = (pid_t)b;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take64(&c);
+	if (st & PERF_SAMPLE_CPU) {
+		take32x2(&c, &a, &b);
+		s->cpu = a;
+	}
+	s->period = st & PERF_SAMPLE_PERIOD ? take64(&c) : at->sample_period;
+	if (st & PERF_SAMPLE_READ) {
+		/* a group (the only reads asked for): nr, then nr values */
+		size_t stride = read_stride(at);
 		uint64_t nr = take64(&c);
-		if (nr > r->nr_ev || (uint64_t)(c.end - c.p) < nr * 16)
+		if (nr > r->nr_ev || (uint64_t)(c.end - c.p) < nr * stride * 8)
 			return -1;
 		if (nr > r->vals_cap) {
 			uint64_t *v = realloc(r->vals, nr * sizeof(*v));
@@ -93,12 +112,12 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 		}
 		for (uint64_t k = 0; k < nr; k++) {
 			r->vals[k] = take64(&c);
-			take64(&c); /* id: members come in group order */
+			c.p += (stride - 1) * 8; /* id, lost: members come in group order */
 		}
 		s->nr_values = (uint32_t)nr;
 		s->values = r->vals;
 	}
-	if (at->sample_type & PERF_SAMPLE_CALLCHAIN) {
+	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = take64(&c);
 		if (nr > REC_MAX_CHAIN || (uint64_t)(c.end - c.p) < nr * 8)
 			return -1;
@@ -106,7 +125,7 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 		s->chain = (const uint64_t *)(const void *)c.p; /* 8-aligned in place */
 		c.p += nr * 8;
 	}
-	if (at->sample_type & PERF_SAMPLE_REGS_USER) {
+	if (st & PERF_SAMPLE_REGS_USER) {
 		uint64_t abi = take64(&c);
 		s->regs_abi = (uint32_t)abi;
 		if (abi) {
@@ -118,7 +137,7 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 			c.p += n * 8;
 		}
 	}
-	if (at->sample_type & PERF_SAMPLE_STACK_USER) {
+	if (st & PERF_SAMPLE_STACK_USER) {
 		uint64_t size = take64(&c);
 		if (size) {
 			if ((uint64_t)(c.end - c.p) < size + 8)
@@ -133,16 +152,32 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 	return c.bad ? -1 : 0;
 }
 
-/* The sample_id trailer of a non-sample record: TID, TIME, CPU, IDENTIFIER. */
-static void trailer(const struct perf_event_header *h, uint64_t *time, uint64_t *id)
+/* The sample_id trailer of a non-sample record: its fields (TID, TIME,
+ * ID, STREAM_ID, CPU, IDENTIFIER, those the writing event's sample_type
+ * has) end the record, IDENTIFIER last, which says the event and so the
+ * layout; the side-band dummy, whose id is not an event's, has TID, TIME,
+ * CPU and IDENTIFIER. Time 0 when the record has none. */
+static void trailer(const struct hpm_record *r, const struct perf_event_header *h,
+		    uint64_t *time, uint64_t *id)
 {
 	const unsigned char *end = (const unsigned char *)h + h->size;
+	uint64_t st = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	size_t back = 8; /* IDENTIFIER */
+
 	*time = 0;
 	*id = 0;
-	if (h->size >= sizeof(*h) + 32) {
-		memcpy(time, end - 24, 8);
-		memcpy(id, end - 8, 8);
-	}
+	if (h->size < sizeof(*h) + 8)
+		return;
+	memcpy(id, end - 8, 8);
+	int ev = lookup_ev(r, *id);
+	if (ev >= 0)
+		st = r->attr[ev].sample_type;
+	if (!(st & PERF_SAMPLE_TIME))
+		return;
+	back += 8 * (!!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID) +
+		     !!(st & PERF_SAMPLE_ID));
+	if (h->size >= sizeof(*h) + back + 8)
+		memcpy(time, end - back - 8, 8);
 }
 
 static int parse_other(struct hpm_record *r, const struct perf_event_header *h,
@@ -153,7 +188,7 @@ static int parse_other(struct hpm_record *r, const struct perf_event_header *h,
 	uint64_t time, id;
 	uint32_t w[4];
 
-	trailer(h, &time, &id);
+	trailer(r, h, &time, &id);
 	switch (h->type) {
 	case PERF_RECORD_MMAP2: {
 		struct hpm_mmap_rec *m = &out->mmap;

@@ -137,6 +137,8 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 	r->o.lib_path = r->o.debug_dir = NULL;
 	r->fd = malloc(r->nr_ev * r->nr_thr * r->nr_cpu * sizeof(int));
 	r->attr = calloc(r->nr_ev, sizeof(*r->attr));
+	r->cg = calloc(r->nr_ev, sizeof(*r->cg));
+	r->format_lost = -1;
 	r->trigger = calloc(r->nr_ev, sizeof(bool));
 	r->user_only = calloc(r->nr_ev, sizeof(bool));
 	r->ring = calloc(r->nr_cpu, sizeof(*r->ring));
@@ -151,7 +153,7 @@ struct hpm_record *hpm_record__new(struct hpm_evlist *list,
 		r->buf_fd[c] = -1;
 	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
 		r->sb_fd[k] = -1;
-	if (!r->fd || !r->attr || !r->trigger || !r->user_only || !r->ring || !r->scratch ||
+	if (!r->fd || !r->attr || !r->cg || !r->trigger || !r->user_only || !r->ring || !r->scratch ||
 	    !r->buf_fd ||
 	    !r->sb_fd || !r->chain_fix) {
 		rc = -ENOMEM;
@@ -188,6 +190,7 @@ void hpm_record__free(struct hpm_record *r)
 	free(r->buf_fd);
 	free(r->fd);
 	free(r->attr);
+	free(r->cg);
 	free(r->trigger);
 	free(r->user_only);
 	free(r->thr);
@@ -203,6 +206,10 @@ size_t hpm_record__failed_event(const struct hpm_record *r) { return r->failed; 
 
 const char *hpm_record__event_message(const struct hpm_record *r, size_t idx)
 {
+	if (idx < r->nr_ev && !strcmp(r->list->ev[idx].call_graph, "lbr"))
+		return "call-graph=lbr needs the branch records of Intel's LBR, which hpmon does "
+		       "not record: write call-graph=fp (frame pointers) or call-graph=dwarf "
+		       "(stack copies)";
 	return hpm__loc_attach_message(r->loc, idx);
 }
 
@@ -294,12 +301,51 @@ const struct perf_event_attr *hpm_record__attr(const struct hpm_record *r, size_
 	return idx < r->nr_ev ? &r->attr[idx] : NULL;
 }
 
+enum hpm_callchain hpm_record__callchain(const struct hpm_record *r, size_t idx)
+{
+	return idx < r->nr_ev ? r->cg[idx] : HPM_CALLCHAIN_NONE;
+}
+
 bool hpm_record__group_no_inherit(const struct hpm_record *r) { return r->group_no_inherit; }
 int hpm_record__poll_fd(const struct hpm_record *r) { return r->epfd; }
+
+/* The records event @i could not write (PERF_FORMAT_LOST), summed over
+ * its file descriptors: its samples lost to full buffers (and, for the
+ * event that carries the side band, its mmap and comm records). Inherited
+ * copies count into the event hpmon opened, as the kernel sends their
+ * output there. */
+static uint64_t event_lost(const struct hpm_record *r, size_t i)
+{
+	const struct perf_event_attr *a = &r->attr[i];
+	size_t stride = 1 + !!(a->read_format & PERF_FORMAT_ID) + 1;
+	size_t words = a->read_format & PERF_FORMAT_GROUP ? 1 + r->nr_ev * stride : stride;
+	uint64_t *v = calloc(words, sizeof(*v)), sum = 0;
+
+	if (!v)
+		return 0;
+	for (size_t k = 0; k < r->nr_thr * r->nr_cpu; k++) {
+		int f = r->fd[i * r->nr_thr * r->nr_cpu + k];
+		ssize_t n = f >= 0 ? read(f, v, words * sizeof(*v)) : -1;
+		/* the leader's own lost count: its value's last word */
+		size_t at = a->read_format & PERF_FORMAT_GROUP ? stride : stride - 1;
+		if (n >= (ssize_t)((at + 1) * sizeof(*v)))
+			sum += v[at];
+	}
+	free(v);
+	return sum;
+}
 
 void hpm_record__stats(const struct hpm_record *r, struct hpm_record_stats *out)
 {
 	*out = r->st;
+	out->lost_samples += r->bad_samples;
+	if (r->format_lost != 1) {
+		out->lost_samples += r->st.lost; /* before Linux 6.0: records lost */
+		return;
+	}
+	for (size_t i = 0; i < r->nr_ev; i++)
+		if (r->trigger[i])
+			out->lost_samples += event_lost(r, i);
 }
 
 static uint64_t next_rand(struct hpm_record *r)
@@ -345,8 +391,10 @@ static int drain_buffer(struct hpm_record *r, size_t c)
 		int k = hpm__record_parse(r, h, &p);
 		if (k == -ENOMEM || (!k && (k = hpm__order_add(r->order, c, &p)) < 0))
 			err = k; /* this record is lost */
-		else if (k < 0)
+		else if (k < 0) {
 			r->st.bad++;
+			r->bad_samples += h->type == PERF_RECORD_SAMPLE;
+		}
 		else if (k == 0)
 			n++;
 		hpm_ring__consume(ring);

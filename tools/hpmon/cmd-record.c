@@ -64,7 +64,9 @@ static const char record_usage[] =
 	"      --random-period    vary each period by up to +-1/8 as the run goes\n"
 	"      --seed N           seed of --random-period\n"
 	"  -g                     record call chains (frame pointers)\n"
-	"      --call-graph MODE  fp, or dwarf[,BYTES] (user stack copies)\n"
+	"      --call-graph MODE  fp, or dwarf[,BYTES] (user stack copies); an event's\n"
+	"                         call-graph=, stack-size=, time=0, period=, freq=\n"
+	"                         terms win for that event ('cycles/call-graph=no/')\n"
 	"  -p, --pid PIDS         existing processes (comma separated)\n"
 	"  -t, --tid TIDS         existing threads\n"
 	"  -a, --all-cpus         system-wide on every CPU\n"
@@ -374,11 +376,17 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 			.leader = (uint32_t)hpm_event__leader(e), .group_size = (uint32_t)gs,
 		};
 	}
+	/* the profile's mode: the most any event records (each event's own is
+	 * in its sample_type) */
+	uint32_t chains = HPM_CALLCHAIN_NONE;
+	for (size_t i = 0; i < n; i++)
+		if ((uint32_t)hpm_record__callchain(rec, i) > chains)
+			chains = (uint32_t)hpm_record__callchain(rec, i);
 	struct hpm_profile_meta m = {
 		.sz = sizeof(m), .command = cmd, .host = u.nodename, .arch = u.machine,
 		.cpu_model = si ? si->cpu_model : "", .kernel = u.release,
 		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
-		.callchain = (uint32_t)o->callchain, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
+		.callchain = chains, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 	};
 	w = hpm_profile_writer__new(fd, &m, NULL);
 	if (!w) {
@@ -493,11 +501,18 @@ static void summary(const struct record_opts *o, struct hpm_record *rec,
 					"(perf_event_paranoid forbids kernel mode)\n",
 					hpm_event__name(hpm_evlist__event(list, i)));
 	}
-	/* never silent about what the kernel dropped */
-	if (st.lost || st.lost_samples)
-		fprintf(stderr, "hpmon record: warning: the kernel dropped %llu records and %llu "
-			"samples (ring buffers full): try a larger -m or a longer period\n",
-			(unsigned long long)st.lost, (unsigned long long)st.lost_samples);
+	/* never silent about what was lost: samples, and their share of all
+	 * that were taken (perf's "lost N %") */
+	if (st.lost_samples)
+		fprintf(stderr, "hpmon record: warning: %llu samples lost, %.1f %% of %llu taken "
+			"(the ring buffers were full): try a larger -m, a longer period, or a "
+			"less loaded machine\n", (unsigned long long)st.lost_samples,
+			100.0 * (double)st.lost_samples / (double)(st.lost_samples + st.samples),
+			(unsigned long long)(st.lost_samples + st.samples));
+	else if (st.lost)
+		fprintf(stderr, "hpmon record: warning: the kernel dropped %llu records (mappings, "
+			"names; no sample): some samples may not be named\n",
+			(unsigned long long)st.lost);
 	if (st.throttled)
 		fprintf(stderr, "hpmon record: warning: the kernel throttled sampling %llu times "
 			"(kernel.perf_event_max_sample_rate, kernel.perf_cpu_time_max_percent): "
@@ -576,6 +591,23 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
 			(unsigned long long)o->freq, si->perf_event_max_sample_rate,
 			si->perf_event_max_sample_rate, (unsigned long long)o->freq);
+		ret = HPM_EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; si && si->perf_event_max_sample_rate > 0 &&
+			   i < hpm_evlist__count(list); i++) {
+		/* a freq= term: the kernel refuses it as it refuses -F */
+		const struct hpm_event *e = hpm_evlist__event(list, i);
+		const struct perf_event_attr *a = hpm_event__attr(e);
+		if (!a->freq || a->sample_freq <= (uint64_t)si->perf_event_max_sample_rate)
+			continue;
+		fprintf(stderr, "hpmon record: freq=%llu of '%s' is above the kernel's limit of %d "
+			"samples a second (kernel.perf_event_max_sample_rate), which the kernel "
+			"refuses; use freq=%d or less, or raise the limit as root: "
+			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
+			(unsigned long long)a->sample_freq, hpm_event__name(e),
+			si->perf_event_max_sample_rate, si->perf_event_max_sample_rate,
+			(unsigned long long)a->sample_freq);
 		ret = HPM_EXIT_USAGE;
 		goto out;
 	}

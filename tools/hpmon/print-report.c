@@ -53,6 +53,25 @@ static int metric_width(const struct rep *r, size_t i)
 	return n > 10 ? n : 10;
 }
 
+/* Samples lost while recording, as a share of all taken (perf's "lost
+ * N %"): the written ones are the end record's count. */
+static double lost_share(const struct rep *r)
+{
+	double taken = (double)r->lost_samples + (double)r->st.totals.samples;
+	return taken > 0 ? 100.0 * (double)r->lost_samples / taken : 0.0;
+}
+
+static void print_lost(FILE *f, const struct rep *r, const char *prefix)
+{
+	if (r->lost_samples)
+		fprintf(f, "%s warning: %" PRIu64 " samples lost while recording, %.1f %% of %" PRIu64
+			" taken (the ring buffers were full)\n", prefix, r->lost_samples, lost_share(r),
+			r->lost_samples + r->st.totals.samples);
+	else if (r->lost)
+		fprintf(f, "%s warning: the kernel dropped %" PRIu64 " records while recording "
+			"(ring buffers full)\n", prefix, r->lost);
+}
+
 static void print_header(FILE *f, const struct rep *r, const char *prefix)
 {
 	fprintf(f, "%s profile of: %s\n", prefix, esc_text(r->meta.command));
@@ -70,18 +89,19 @@ static void print_header(FILE *f, const struct rep *r, const char *prefix)
 			fprintf(f, "%s event %s: read at each sample of %s\n", prefix, esc_text(e->name),
 				esc_text(r->meta.events[e->leader].name));
 	}
+	print_lost(f, r, prefix);
 }
 
-void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
+/* The notes; @lost: with the lost-sample line (the text report has it in
+ * its header). */
+static void print_notes(FILE *f, const struct rep *r, const char *prefix, bool lost)
 {
 	if (!r->st.complete)
 		fprintf(f, "%s warning: the profile is incomplete: %s; what comes before "
 			"(%" PRIu64 " chunks, %" PRIu64 " of %" PRIu64 " bytes) is reported\n",
 			prefix, esc_text(r->st.what), r->st.chunks, r->st.good_bytes, r->st.file_bytes);
-	if (r->lost || r->lost_samples)
-		fprintf(f, "%s warning: the kernel dropped %" PRIu64 " records and %" PRIu64
-			" samples while recording (ring buffer full)\n", prefix, r->lost,
-			r->lost_samples);
+	if (lost)
+		print_lost(f, r, prefix);
 	if (r->throttled)
 		fprintf(f, "%s warning: the kernel throttled sampling %" PRIu64 " times: intervals "
 			"are missing\n", prefix, r->throttled);
@@ -114,6 +134,11 @@ void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
 		fprintf(f, "%s   %-30s %8" PRIu64 " of %" PRIu64 " samples: %s\n", prefix, esc_text(d->path),
 			d->nosym, d->samples, why);
 	}
+}
+
+void rep_print_notes(FILE *f, const struct rep *r, const char *prefix)
+{
+	print_notes(f, r, prefix, true);
 }
 
 static void print_text(FILE *f, struct rep *r, double min_pct)
@@ -293,6 +318,7 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 		json_str(&j, "incomplete", r->st.what);
 	json_u64(&j, "lost", r->lost);
 	json_u64(&j, "lost_samples", r->lost_samples);
+	json_dbl(&j, "lost_samples_percent", lost_share(r));
 	json_u64(&j, "throttled", r->throttled);
 	json_arr_open(&j, "events");
 	for (uint32_t e = 0; e < r->nr_ev; e++) {
@@ -425,7 +451,7 @@ void rep_print(FILE *f, struct rep *r, enum rep_fmt fmt, bool callgraph, double 
 		if (callgraph)
 			print_callgraph(f, r, min_pct);
 		fprintf(f, "#\n");
-		rep_print_notes(f, r, "#");
+		print_notes(f, r, "#", false);
 		break;
 	case REP_CSV:
 		print_csv(f, r);

@@ -532,13 +532,18 @@ bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sam
 		if (!p->unw)
 			return false;
 	}
-	int n = hpm_unwinder__unwind(p->unw, s, chain + 1, UNWIND_MAX - 1);
+	/* the kernel's part first (up to half the room), as perf shows it */
+	size_t k = 0;
+	while (k < s->nr_chain && k < UNWIND_MAX / 2 && s->chain[k] != (uint64_t)-512)
+		k++;
+	memcpy(chain, s->chain, k * sizeof(*chain));
+	int n = hpm_unwinder__unwind(p->unw, s, chain + k + 1, UNWIND_MAX - k - 1);
 	if (n <= 0)
 		return false;
-	chain[0] = (uint64_t)-512; /* PERF_CONTEXT_USER */
+	chain[k] = (uint64_t)-512; /* PERF_CONTEXT_USER */
 	*out = *s;
 	out->chain = chain;
-	out->nr_chain = (uint32_t)n + 1;
+	out->nr_chain = (uint32_t)(k + 1 + (size_t)n);
 	return true;
 }
 

@@ -98,19 +98,18 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	}
 }
 
+/* The mode a context marker starts; false for a value in the markers'
+ * range that is none perf knows (-1, PERF_CONTEXT_GUEST, ...). */
 static bool chain_marker(uint64_t ip, enum hpm_mode *mode)
 {
-	if (ip < HPM_CHAIN_CONTEXT_MIN)
-		return false;
 	switch ((int64_t)ip) {
-	case -128: *mode = HPM_MODE_KERNEL; break;      /* PERF_CONTEXT_KERNEL */
-	case -512: *mode = HPM_MODE_USER; break;        /* PERF_CONTEXT_USER */
-	case -32: *mode = HPM_MODE_HV; break;           /* PERF_CONTEXT_HV */
-	case -2176: *mode = HPM_MODE_GUEST_KERNEL; break;
-	case -2560: *mode = HPM_MODE_GUEST_USER; break;
-	default: break;
+	case -128: *mode = HPM_MODE_KERNEL; return true;      /* PERF_CONTEXT_KERNEL */
+	case -512: *mode = HPM_MODE_USER; return true;        /* PERF_CONTEXT_USER */
+	case -32: *mode = HPM_MODE_HV; return true;           /* PERF_CONTEXT_HV */
+	case -2176: *mode = HPM_MODE_GUEST_KERNEL; return true;
+	case -2560: *mode = HPM_MODE_GUEST_USER; return true;
+	default: return false;
 	}
-	return true;
 }
 
 /* The sample's frames as sym ids, leaf first, into r->frames. */
@@ -127,11 +126,23 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 		r->frames_cap = s->nr_chain + 1;
 	}
 	r->frames[n++] = leaf;
-	bool first = true;
+	bool first = true, ended = false;
 	for (uint32_t i = 0; i < s->nr_chain; i++) {
 		uint64_t ip = s->chain[i];
-		if (chain_marker(ip, &mode))
+		if (ip >= HPM_CHAIN_CONTEXT_MIN) {
+			/* as perf: a marker it does not know means the chain is
+			 * corrupt, and only the sampled function is kept */
+			if (!chain_marker(ip, &mode))
+				return 1;
+			ended = false;
 			continue;
+		}
+		/* a zero return address ends the frames of its part (the user
+		 * stack's outermost frame); a next part starts at its marker */
+		if (ended || !ip) {
+			ended = true;
+			continue;
+		}
 		if (first && ip == s->ip) { /* the sampled address itself */
 			first = false;
 			continue;
@@ -373,12 +384,6 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 		r->have_groups = true;
 		add_deltas(r, s, row);
 	}
-	struct hpm_sample unwound;
-	uint64_t chain[UNWIND_MAX];
-	if (o->callgraph && !s->nr_chain && s->stack_len && s->nr_regs &&
-	    rep_user_mode(s->mode) &&
-	    addrspace__unwind(r, s, &unwound, chain))
-		s = &unwound;
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && s->ev == r->main_ev)
@@ -389,6 +394,14 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 {
 	const struct rep_opts *o = &r->o;
 	struct rep_memo *mo = r->memo;
+	struct hpm_sample unwound;
+	uint64_t chain[UNWIND_MAX];
+
+	/* a stack copy (DWARF) is unwound now, while the process's mappings
+	 * are those of the sample's time, and before a kernel sample waits
+	 * for kallsyms (what waits keeps its chain, not its copy) */
+	if (o->callgraph && s->stack_len && s->nr_regs && addrspace__unwind(r, s, &unwound, chain))
+		s = &unwound;
 
 	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
 	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {

@@ -104,9 +104,10 @@ uint32_t addrspace__resolve_in(struct rep *r, pid_t pid, uint64_t ip, enum hpm_m
 /* The same, finding the mapping at @time. */
 uint32_t addrspace__resolve(struct rep *r, pid_t pid, uint64_t ip, enum hpm_mode mode,
 			    uint64_t time);
-/* --call-graph dwarf: sample @s's chain unwound from its stack copy, in
- * the kernel's form, as *@out with @chain (UNWIND_MAX entries) for its
- * chain. */
+/* --call-graph dwarf: sample @s's chain in the kernel's form, as *@out
+ * with @chain (UNWIND_MAX entries) for its chain: the kernel part the
+ * sample carries (a sample taken in the kernel), then the user part
+ * unwound from its registers and stack copy. */
 #define UNWIND_MAX 256
 bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
 		       uint64_t *chain);
