@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "where the samples are: by function, line, object, thread ..." },
 	{ "annotate", cmd_annotate, "samples per instruction of a function, with its source" },
 	{ "diff", cmd_diff, "compare two profiles function by function" },
+	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 
 static void usage(FILE *f)
