@@ -106,6 +106,10 @@ struct hpm_metricset_opts {
 	size_t sz;          /* sizeof(struct hpm_metricset_opts) */
 	const char *family; /* processor family; NULL: this machine's */
 	bool no_builtin;    /* load none of the shipped files */
+	const char *costs_file; /* costs measured on this machine (`hpmon
+				   validate --calibrate`), in the format of
+				   data/costs-*.txt: its causes replace the
+				   shipped typical costs; NULL: none */
 };
 
 /*
@@ -117,6 +121,9 @@ struct hpm_metricset_opts {
 HPM_API struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 						 const struct hpm_metricset_opts *o);
 HPM_API void hpm_metricset__free(struct hpm_metricset *ms);
+/* The costs file the cost metrics came from (opts.costs_file) when it was
+ * read, NULL when they are the shipped typical costs. */
+HPM_API const char *hpm_metricset__costs_file(const struct hpm_metricset *ms);
 HPM_API const char *hpm_metricset__family(const struct hpm_metricset *ms);
 /*
  * Add the metrics of a metric file (docs/metrics.md), replacing metrics of

@@ -120,6 +120,7 @@ struct hpm_metricset {
 	size_t nr, cap;
 	char files[16][48];
 	size_t nr_files;
+	char *costs_file;  /* the calibrated costs read, or NULL */
 };
 
 /* The form named @s, as hpm_metric_form__str names it: 0 or -ENOENT. */

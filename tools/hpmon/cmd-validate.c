@@ -34,7 +34,8 @@
 #define MAX_WANTED 64
 
 struct vopts {
-	bool json, quick, list;
+	bool json, quick, list, calibrate;
+	const char *output;
 	int repeats;
 	char *wanted[MAX_WANTED]; /* -e names, split */
 	bool used[MAX_WANTED];
@@ -57,7 +58,8 @@ struct vresult {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: hpmon validate [-e EVENTS] [--quick] [--json] [-r N] [--list]\n\n"
+		"usage: hpmon validate [-e EVENTS] [--quick] [--json] [-r N] [--list]\n"
+		"       hpmon validate --calibrate [-o FILE] [--json] [-r N]\n\n"
 		"Count events around microbenchmarks whose counts are known in advance\n"
 		"(loops of known length, branches on random bits, pointer chases over\n"
 		"each cache level, page faults, sleeps, breakpoint hits) and judge each\n"
@@ -68,6 +70,11 @@ static void usage(FILE *f)
 		"      --quick         fewer units of work: under 10 seconds\n"
 		"      --json          the whole table as one JSON object\n"
 		"      --list          the checks, their benchmarks and events\n"
+		"      --calibrate     measure this machine's latencies and costs (caches,\n"
+		"                      memory, page walks, mispredictions) into the costs\n"
+		"                      file `-M cost` uses for this CPU model, in\n"
+		"                      $XDG_DATA_HOME/hpmon (~/.local/share/hpmon)\n"
+		"  -o, --output FILE   --calibrate writes FILE instead\n"
 		"  -h, --help          this help\n\n"
 		"Exit status: 0, or 1 when an event is broken. See docs/hpmon-validate.md.\n");
 }
@@ -91,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 		{ "event", required_argument, NULL, 'e' }, { "repeat", required_argument, NULL, 'r' },
 		{ "quick", no_argument, NULL, 'q' },       { "json", no_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },        { "help", no_argument, NULL, 'h' },
+		{ "calibrate", no_argument, NULL, 'C' },   { "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -98,7 +106,7 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:r:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":e:r:o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (parse_events(o, optarg))
@@ -117,6 +125,8 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 		case 'q': o->quick = true; break;
 		case 'j': o->json = true; break;
 		case 'l': o->list = true; break;
+		case 'C': o->calibrate = true; break;
+		case 'o': o->output = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case ':':
 			fprintf(stderr, "hpmon validate: option '%s' needs a value\n", argv[optind - 1]);
@@ -134,6 +144,15 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 	}
 	if (!o->repeats)
 		o->repeats = o->quick ? 3 : 5;
+	if (o->output && !o->calibrate) {
+		fprintf(stderr, "hpmon validate: -o is for --calibrate's costs file\n");
+		return -1;
+	}
+	if (o->calibrate && (o->nr_wanted || o->list)) {
+		fprintf(stderr, "hpmon validate: --calibrate measures costs, not events: drop "
+				"-e and --list\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -380,6 +399,8 @@ int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx)
 		list_checks();
 		return HPM_EXIT_OK;
 	}
+	if (o.calibrate)
+		return validate_calibrate(ctx, o.output, o.repeats, o.json);
 	res = calloc(vchecks_nr * 10, sizeof(*res));
 	if (!res) {
 		fprintf(stderr, "hpmon validate: out of memory\n");

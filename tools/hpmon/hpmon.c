@@ -4,6 +4,7 @@
  * cmd-NAME.c; this file only finds it and hands over a library context.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,24 @@ static const char *env_root(const char *name)
 	return secure_getenv(name);
 }
 
+static char data_home[PATH_MAX];
+
+const char *tool_data_home(void)
+{
+	return data_home[0] ? data_home : NULL;
+}
+
+/* $XDG_DATA_HOME, else $HOME/.local/share, as the XDG base directories
+ * say; not taken from the environment of a privileged hpmon. */
+static void find_data_home(void)
+{
+	const char *x = secure_getenv("XDG_DATA_HOME"), *h = secure_getenv("HOME");
+	if (x && x[0] == '/')
+		snprintf(data_home, sizeof(data_home), "%s", x);
+	else if (h && h[0] == '/')
+		snprintf(data_home, sizeof(data_home), "%s/.local/share", h);
+}
+
 /* The library never reads the environment; the tool does, here only. */
 static struct hpm_ctx *make_ctx(void)
 {
@@ -136,6 +155,7 @@ dispatch:
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].name, name))
 			continue;
+		find_data_home();
 		struct hpm_ctx *ctx = make_ctx();
 		if (!ctx) {
 			fprintf(stderr, "hpmon: cannot set up: %s\n", strerror(errno));

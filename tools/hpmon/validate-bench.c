@@ -291,12 +291,27 @@ static int setup_tlb(struct vstate *st, uint64_t units, size_t cache)
 
 static void *volatile chase_sink;
 
+int vchase__setup(struct vstate *st, size_t slots, size_t stride, bool vary_line)
+{
+	return chain(st, slots, stride, vary_line);
+}
+
+void vchase__free(struct vstate *st)
+{
+	unmap(st);
+}
+
 static void run_chase(struct vstate *st, uint64_t n)
 {
 	void *p = st->start;
 	for (uint64_t i = 0; i < n; i++)
 		p = *(void *volatile *)p;
 	chase_sink = p;
+}
+
+void vchase__run(struct vstate *st, uint64_t n)
+{
+	run_chase(st, n);
 }
 
 /* ---- the software side ---- */

@@ -93,6 +93,16 @@ void vjudge(const struct vcheck *c, const char *unit, uint64_t units, const uint
  * sizes (32 KiB, 1 MiB, 32 MiB), and size[3] is the last level's. */
 void vcache__sizes(struct hpm_ctx *ctx, size_t size[4]);
 
+/* A random pointer chase of @slots slots @stride bytes apart (each on
+ * another cache line of its page when @vary_line), and @n hops of it. */
+int vchase__setup(struct vstate *st, size_t slots, size_t stride, bool vary_line);
+void vchase__run(struct vstate *st, uint64_t n);
+void vchase__free(struct vstate *st);
+
+/* hpmon validate --calibrate (validate-calibrate.c): measure this
+ * machine's costs into @path (NULL: this CPU model's file). */
+int validate_calibrate(struct hpm_ctx *ctx, const char *path, int repeats, bool json);
+
 /* The function the breakpoint check puts its breakpoint on. */
 void hpm_validate_target(void);
 
