@@ -19,10 +19,6 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx);
 
-/* The user's data folder ($XDG_DATA_HOME, else ~/.local/share), read
- * from the environment by hpmon.c; NULL when there is none. */
-const char *tool_data_home(void);
-
 /* Exit codes of the tool itself (a measured command's own status passes
  * through unchanged, perf-style). */
 enum hpm_exit {

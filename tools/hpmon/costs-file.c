@@ -7,12 +7,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <hpmon/hpmon.h>
 #include <hpmon/sysinfo.h>
-#include "builtin.h"
 #include "costs-file.h"
 
 static void model_key(struct hpm_ctx *ctx, char *key, size_t len)
@@ -33,12 +33,19 @@ static void model_key(struct hpm_ctx *ctx, char *key, size_t len)
 			*p = '_';
 }
 
+static char data_home[PATH_MAX];
+
+void costs_file_set_data_home(const char *dir)
+{
+	snprintf(data_home, sizeof(data_home), "%s", dir ? dir : "");
+}
+
 int costs_file_path(struct hpm_ctx *ctx, char *buf, size_t len, char *dir, size_t dlen)
 {
-	const char *home = tool_data_home();
+	const char *home = data_home;
 	char key[96];
 
-	if (!home)
+	if (!home[0])
 		return -ENOENT;
 	model_key(ctx, key, sizeof(key));
 	if (dir)

@@ -13,6 +13,10 @@
 
 struct hpm_ctx;
 
+/* The user's data folder ($XDG_DATA_HOME, else ~/.local/share), which
+ * hpmon.c reads from the environment; NULL: none. Copied. */
+void costs_file_set_data_home(const char *dir);
+
 /* The file of this machine's CPU model into @buf; with @dir, the folder
  * alone. 0, or -ENOENT when there is no data folder (no HOME). */
 int costs_file_path(struct hpm_ctx *ctx, char *buf, size_t len, char *dir, size_t dlen);

@@ -13,6 +13,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
+#include "costs-file.h"
 #include "output.h"
 
 struct command {
@@ -90,22 +91,18 @@ static const char *env_root(const char *name)
 	return secure_getenv(name);
 }
 
-static char data_home[PATH_MAX];
-
-const char *tool_data_home(void)
-{
-	return data_home[0] ? data_home : NULL;
-}
-
 /* $XDG_DATA_HOME, else $HOME/.local/share, as the XDG base directories
- * say; not taken from the environment of a privileged hpmon. */
+ * say, for the calibrated costs; not taken from the environment of a
+ * privileged hpmon. */
 static void find_data_home(void)
 {
+	char home[PATH_MAX] = "";
 	const char *x = secure_getenv("XDG_DATA_HOME"), *h = secure_getenv("HOME");
 	if (x && x[0] == '/')
-		snprintf(data_home, sizeof(data_home), "%s", x);
+		snprintf(home, sizeof(home), "%s", x);
 	else if (h && h[0] == '/')
-		snprintf(data_home, sizeof(data_home), "%s/.local/share", h);
+		snprintf(home, sizeof(home), "%s/.local/share", h);
+	costs_file_set_data_home(home[0] ? home : NULL);
 }
 
 /* The library never reads the environment; the tool does, here only. */
