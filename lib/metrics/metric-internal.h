@@ -80,6 +80,8 @@ struct hpm_eval {
 	void *arg;
 	const struct hpm_value *inputs; /* values of the slots */
 	size_t nr_inputs;               /* at most HPM_EXPR_MAX_INPUTS */
+	/* The covariance of slots i != j; NULL: independent inputs. */
+	double (*cov)(void *arg, size_t i, size_t j);
 	/* internal */
 	unsigned chain;                 /* metric references followed */
 	const struct hpm_expr *stack[HPM_METRIC_MAX_CHAIN + 1];

@@ -157,6 +157,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 						 ? a->config & 0xffffffffull : a->config;
 			r.ev[i].pmu = hpm_event__pmu(ev);
 			r.ev[i].merge = o->no_merge ? i : hpm_event__merge_leader(ev);
+			r.ev[i].leader = hpm_event__leader(ev);
 			r.ev[i].merged = 0;
 			r.ev[i].hidden = r.ev[i].merge != i;
 			if (r.ev[i].hidden) {
@@ -235,6 +236,7 @@ out:
 		free(run.prev_rows[k]);
 	free(run.prev_rows);
 	free(r.ev);
+	free(r.cov);
 	free(r.metrics);
 	hpm_slices__free(run.slices);
 	stat_metrics_free(run.sm);

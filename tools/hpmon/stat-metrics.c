@@ -390,6 +390,19 @@ static void fold(const struct stat_report *r, const struct stat_metrics *sm,
 	}
 }
 
+/* The covariance of events @a and @b's values (scaled counts times their
+ * scales), from the run's slices (stat_report.cov). Merged uncore lines
+ * and derived presets sum several counts: independent. */
+static double event_cov(void *arg, size_t a, size_t b)
+{
+	const struct stat_report *r = arg;
+	const struct stat_event *ea = &r->ev[a], *eb = &r->ev[b];
+	if (ea->merged || eb->merged || ea->derived || eb->derived)
+		return 0;
+	double c = r->cov[a * r->nr_ev + b];
+	return isfinite(c) ? c * ea->scale * eb->scale : NAN;
+}
+
 void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 {
 	struct hpm_value *in = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*in));
@@ -408,6 +421,10 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 		.interval_s = r->interval ? (double)r->interval_ns / 1e9 : 0,
 		.num_cpus = sm->num_cpus,
 		.cpu_hz = sm->cpu_hz,
+		/* the totals' events of one group share their slices (not with
+		 * -r, whose uncertainty is over runs) */
+		.cov = r->cov && r->runs <= 1 ? event_cov : NULL,
+		.cov_arg = r,
 	};
 
 	if (!in || !mv || !sig || !dval || !dc || !ps || !pk)
@@ -427,6 +444,7 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 	hpm_msel__eval(sm->sel, &env, mv);
 	for (size_t k = 0; k < r->nr_metrics; k++)
 		r->metrics[k].v = mv[k];
+	env.cov = NULL; /* rows: no slices of their own */
 	/* rows */
 	for (size_t k = 0; k < r->nr_rows; k++) {
 		struct stat_row *row = &r->rows[k];

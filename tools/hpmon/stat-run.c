@@ -87,6 +87,18 @@ static void set_sigmas(struct stat_run *run, const struct hpm_count *now)
 		r->ev[i].sigma = run->sample ? hpm_slices__sigma(run->slices, i, c)
 					     : (c->running < c->enabled ? NAN : 0);
 	}
+	/* members of one group move together: their covariances, for the
+	 * metrics (a ratio inside one group has no multiplexing error) */
+	if (!run->sample || r->nr_ev < 2)
+		return;
+	if (!r->cov && !(r->cov = calloc(r->nr_ev * r->nr_ev, sizeof(*r->cov))))
+		return;
+	for (size_t i = 0; i < r->nr_ev; i++)
+		for (size_t j = 0; j < r->nr_ev; j++)
+			r->cov[i * r->nr_ev + j] =
+				i != j && r->ev[i].leader == r->ev[j].leader
+					? hpm_slices__cov(run->slices, i, j, &r->ev[i].c, &r->ev[j].c)
+					: 0;
 }
 
 /* Everything computed from the counts before printing. */

@@ -34,6 +34,7 @@ struct stat_event {
 	 * others are hidden; c stays each one's own, which metrics use.
 	 * --no-merge: each its own line. */
 	size_t merge;         /* the first instance's index; its own otherwise */
+	size_t leader;        /* its group's leader (hpm_event__leader) */
 	int merged;
 	struct hpm_count mc;
 	double msigma;
@@ -111,6 +112,10 @@ struct stat_report {
 	bool per_second, per_kinst;
 	char *const *notes;   /* how the metrics' events were scheduled */
 	size_t nr_notes;
+	/* The covariances of the scaled counts of events of one group
+	 * (nr_ev x nr_ev, row major; 0 across groups), from the same slices
+	 * as their sigmas; NULL when not sampled. */
+	double *cov;
 };
 
 struct stat_out {
