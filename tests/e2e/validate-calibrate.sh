@@ -25,7 +25,7 @@ expect_eq "file lines" "$(json "$E2E_TMP/cal.json" "len(j['costs'])")" "$(grep -
 hpm stat -M cost true  # its status: the events may be missing here
 expect_grep "-M cost says calibrated" "^# hpmon stat: cost: the costs measured on this machine \($file\)$" "$E2E_TMP/err"
 hpm_ok list --metrics cost.l1d_miss
-want=$(awk '$1 == "l1d_miss" { print $3 }' "$file")
+want=$(awk '$1 == "l1d_miss" { print $3 + 0 }' "$file")
 expect_grep "list: measured value" "cost.l1d_miss .*: $want cycles each, measured here \(calibrated:" "$E2E_TMP/out"
 
 # -o: another file; a symlink there is refused and what it names is untouched

@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "output.h"
 #include "stat-cmd.h"
+#include "stat-mux.h"
 
 /* ---- the command ---- */
 
@@ -239,6 +240,7 @@ out:
 	free(r.cov);
 	free(r.metrics);
 	hpm_slices__free(run.slices);
+	stat_mux__free(run.mux);
 	stat_metrics_free(run.sm);
 	free(run.prev);
 	free(sum);

@@ -95,13 +95,16 @@ static double read_cpu_hz(struct hpm_ctx *ctx)
 }
 
 /* The core PMU's counters, probed when this is the running machine. */
-static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
+void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, char *core,
+			size_t len)
 {
 	struct hpm_sysinfo_opts so = { .sz = sizeof(so) };
 	struct hpm_sysinfo *si;
 
-	po->nr_general = 0;
-	po->nr_fixed = -1;
+	*nr_general = 0;
+	*nr_fixed = -1;
+	if (core && len)
+		core[0] = '\0';
 	if (!strcmp(hpm_ctx__sysfs_root(ctx), "/sys"))
 		so.flags = HPM_SYSINFO_LIVE | HPM_SYSINFO_PROBE_COUNTERS;
 	si = hpm_sysinfo__read(ctx, &so);
@@ -111,14 +114,21 @@ static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
 		const struct hpm_pmu_info *p = &si->pmus[i];
 		if (!p->core || p->nr_general == HPM_SYSINFO_UNKNOWN || p->nr_general <= 0)
 			continue;
-		po->nr_general = p->nr_general;
-		po->nr_fixed = p->nr_fixed == HPM_SYSINFO_UNKNOWN ? -1 : p->nr_fixed;
+		*nr_general = p->nr_general;
+		*nr_fixed = p->nr_fixed == HPM_SYSINFO_UNKNOWN ? -1 : p->nr_fixed;
+		if (core && len)
+			snprintf(core, len, "%s", p->name);
 		/* the NMI watchdog holds a counter of its own on x86 */
-		if (si->nmi_watchdog == 1 && !strcmp(si->arch, "x86_64") && po->nr_general > 1)
-			po->nr_general--;
+		if (si->nmi_watchdog == 1 && !strcmp(si->arch, "x86_64") && *nr_general > 1)
+			(*nr_general)--;
 		break;
 	}
 	hpm_sysinfo__free(si);
+}
+
+static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
+{
+	stat_core_counters(ctx, &po->nr_general, &po->nr_fixed, NULL, 0);
 }
 
 int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,

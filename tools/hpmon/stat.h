@@ -150,6 +150,10 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
  * its counts (r->ev[].c, .sigma; rows). */
 void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r);
 void stat_metrics_free(struct stat_metrics *sm);
+/* The core PMU's general and fixed counters (probed on the running
+ * machine; 0 and -1 when unknown) and its name into @core. */
+void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, char *core,
+			size_t len);
 
 /*
  * perf's merge of uncore instances: each merged line's count (mc, and its
