@@ -106,6 +106,10 @@ struct hpm_metricset_opts {
 	size_t sz;          /* sizeof(struct hpm_metricset_opts) */
 	const char *family; /* processor family; NULL: this machine's */
 	bool no_builtin;    /* load none of the shipped files */
+	const char *costs_file; /* costs measured on this machine (`hpmon
+				   validate --calibrate`), in the format of
+				   data/costs-*.txt: its causes replace the
+				   shipped typical costs; NULL: none */
 };
 
 /*
@@ -117,6 +121,9 @@ struct hpm_metricset_opts {
 HPM_API struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 						 const struct hpm_metricset_opts *o);
 HPM_API void hpm_metricset__free(struct hpm_metricset *ms);
+/* The costs file the cost metrics came from (opts.costs_file) when it was
+ * read, NULL when they are the shipped typical costs. */
+HPM_API const char *hpm_metricset__costs_file(const struct hpm_metricset *ms);
 HPM_API const char *hpm_metricset__family(const struct hpm_metricset *ms);
 /*
  * Add the metrics of a metric file (docs/metrics.md), replacing metrics of
@@ -251,6 +258,14 @@ HPM_API size_t hpm_msel__anchor(const struct hpm_msel *sel, size_t i);
 /* The unit to print: the metric's own, or one its form implies. */
 HPM_API const char *hpm_msel__unit(const struct hpm_msel *sel, size_t i);
 
+/*
+ * The covariance of the values of events @a and @b (a != b) of the bound
+ * list, in the product of their units: events of one group share their
+ * time on the counters, so their multiplexing errors move together
+ * (hpm_slices__cov). 0 for independent events.
+ */
+typedef double (*hpm_cov_fn)(void *arg, size_t a, size_t b);
+
 /* What the metrics are evaluated from. */
 struct hpm_metric_env {
 	size_t sz;                     /* sizeof(struct hpm_metric_env) */
@@ -263,6 +278,9 @@ struct hpm_metric_env {
 	double interval_s;             /* -I length; <= 0 outside -I */
 	int num_cpus;                  /* <= 0 unknown */
 	double cpu_hz;                 /* nominal clock; <= 0 unknown */
+	hpm_cov_fn cov;                /* NULL: the events' uncertainties are
+					  independent */
+	void *cov_arg;
 };
 
 /*
@@ -296,6 +314,17 @@ HPM_API void hpm_slices__restart(struct hpm_slices *s);
  */
 HPM_API double hpm_slices__sigma(const struct hpm_slices *s, size_t idx,
 				 const struct hpm_count *c);
+/*
+ * The covariance of the scaled counts of events @a and @b (@ca, @cb) of
+ * one group: they were on the counters in the same slices, so both are
+ * extrapolated over the same unseen time, and their errors are as
+ * correlated as their rates were from slice to slice. Computed as
+ * hpm_slices__sigma's variance with the product of the two rates'
+ * differences; 0 when either counted all the time, NaN when too few
+ * slices were seen, or their slices do not line up (not one group).
+ */
+HPM_API double hpm_slices__cov(const struct hpm_slices *s, size_t a, size_t b,
+			       const struct hpm_count *ca, const struct hpm_count *cb);
 
 #ifdef __cplusplus
 }

@@ -101,6 +101,14 @@ HPM_API void hpm_session__free(struct hpm_session *s);
 HPM_API int hpm_session__open(struct hpm_session *s);
 HPM_API int hpm_session__enable(struct hpm_session *s);
 HPM_API int hpm_session__disable(struct hpm_session *s);
+/*
+ * Enable or disable the group led by event @leader alone (all its members,
+ * on every CPU or thread it is open on, inherited copies included): for a
+ * multiplexer of the caller's own, which puts groups on the counters in
+ * turn instead of the kernel's rotation. A disabled group's enabled time
+ * stands still. 0 or -errno.
+ */
+HPM_API int hpm_session__set_group_enabled(struct hpm_session *s, size_t leader, bool on);
 
 /*
  * EXEC targets with location events (exec:...): the command is stopped at

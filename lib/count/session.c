@@ -541,6 +541,22 @@ int hpm_session__disable(struct hpm_session *s)
 	return ioctl_all(s, PERF_EVENT_IOC_DISABLE);
 }
 
+int hpm_session__set_group_enabled(struct hpm_session *s, size_t leader, bool on)
+{
+	int err = 0;
+	if (!s || leader >= s->nr_ev || s->list->ev[leader].leader != leader)
+		return -EINVAL;
+	/* the whole group, members too (their enabled time stops with the
+	 * leader's), and through the kernel every inherited copy */
+	for (size_t slot = 0; slot < s->nr_slots; slot++) {
+		int f = *fdp(s, leader, slot);
+		if (f >= 0 && ioctl(f, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE,
+				    PERF_IOC_FLAG_GROUP) < 0 && !err)
+			err = -errno;
+	}
+	return err;
+}
+
 int hpm_session__event_error(const struct hpm_session *s, size_t idx)
 {
 	return idx < s->nr_ev ? s->ev_err[idx] : -EINVAL;

@@ -293,7 +293,9 @@ int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
 		hpm_value__na(out, "%s", reason[0] ? reason : "no value");
 		return r.err;
 	}
-	/* sigma^2 = sum over inputs of (d result / d input * sigma input)^2 */
+	/* sigma^2 = sum over inputs i, j of d result / d input i *
+	 * d result / d input j * cov(i, j), with cov(i, i) = sigma_i^2: the
+	 * square terms alone when the inputs are independent */
 	double var = 0;
 	for (size_t i = 0; i < ev->nr_inputs; i++) {
 		double s = ev->inputs[i].sigma;
@@ -304,7 +306,15 @@ int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
 			break;
 		}
 		var += (x.g[i] * s) * (x.g[i] * s);
+		for (size_t j = i + 1; ev->cov && j < ev->nr_inputs; j++) {
+			if (x.g[j] == 0 || ev->inputs[j].sigma == 0)
+				continue;
+			var += 2 * x.g[i] * x.g[j] * ev->cov(ev->arg, i, j);
+		}
 	}
+	/* rounding may leave a tiny negative for perfectly correlated inputs */
+	if (var < 0)
+		var = 0;
 	hpm_value__set(out, x.v, isfinite(var) ? sqrt(var) : NAN);
 	return r.err;
 }

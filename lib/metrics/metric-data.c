@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/data-internal.h"
+#include "core/file-internal.h"
 #include "events/evlist-internal.h"
 #include "metrics/metric-internal.h"
 #include "sys/opts.h"
@@ -40,12 +41,74 @@ struct cost {
 	char origin[64];
 };
 
-/* Read costs-FAMILY.txt of the chain, most generic first; later ones
- * replace a cause's line. */
-static int load_costs(struct hpm_metricset *ms, struct cost **out, size_t *nr)
+/* Add the lines of costs file @text (named @origin) to @v, replacing a
+ * cause's earlier line. */
+static int merge_costs(const char *text, const char *origin, struct cost **pv, size_t *pn)
+{
+	struct hpm_data_line line = { 0 };
+	struct cost *v = *pv;
+	size_t pos = 0, n = *pn;
+
+	while (hpm_data__next(text, &pos, 4, &line)) {
+		if (line.nr < 3)
+			continue;
+		size_t k;
+		for (k = 0; k < n; k++)
+			if (!strcmp(v[k].cause, line.field[0]))
+				break;
+		if (k == n) {
+			struct cost *nv = realloc(v, (n + 1) * sizeof(*v));
+			if (!nv)
+				return -ENOMEM;
+			*pv = v = nv;
+			*pn = ++n;
+		}
+		snprintf(v[k].cause, sizeof(v[k].cause), "%s", line.field[0]);
+		snprintf(v[k].event, sizeof(v[k].event), "%s", line.field[1]);
+		v[k].cycles = strtod(line.field[2], NULL);
+		snprintf(v[k].desc, sizeof(v[k].desc), "%s", line.nr > 3 ? line.field[3] : "");
+		snprintf(v[k].origin, sizeof(v[k].origin), "%s:%u", origin, line.lineno);
+	}
+	return 0;
+}
+
+#define MAX_COSTS_FILE (64u << 10)
+
+/* The calibrated costs file @path: its text (malloc'd), or NULL and errno. */
+static char *read_costs_file(const char *path)
+{
+	FILE *f = hpm__fopen_input(path, MAX_COSTS_FILE);
+	char *text;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	text = malloc(MAX_COSTS_FILE + 1);
+	if (!text) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	n = fread(text, 1, MAX_COSTS_FILE, f);
+	if (ferror(f)) {
+		fclose(f);
+		free(text);
+		errno = EIO;
+		return NULL;
+	}
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+/* Read costs-FAMILY.txt of the chain, most generic first, then the
+ * calibrated file; later ones replace a cause's line. */
+static int load_costs(struct hpm_metricset *ms, const char *costs_file, struct cost **out,
+		      size_t *nr)
 {
 	struct cost *v = NULL;
 	size_t n = 0;
+	int rc;
 
 	for (unsigned c = ms->fam.nr_chain + 1; c-- > 0;) {
 		char file[64];
@@ -55,33 +118,34 @@ static int load_costs(struct hpm_metricset *ms, struct cost **out, size_t *nr)
 			continue;
 		snprintf(file, sizeof(file), "costs-%s.txt", fam);
 		const char *text = hpm_data__get(file);
-		struct hpm_data_line line = { 0 };
-		size_t pos = 0;
+		char origin[80];
 		if (!text)
 			continue;
 		if (ms->nr_files < sizeof(ms->files) / sizeof(ms->files[0]))
 			snprintf(ms->files[ms->nr_files++], sizeof(ms->files[0]), "%s", file);
-		while (hpm_data__next(text, &pos, 4, &line)) {
-			if (line.nr < 3)
-				continue;
-			size_t k;
-			for (k = 0; k < n; k++)
-				if (!strcmp(v[k].cause, line.field[0]))
-					break;
-			if (k == n) {
-				struct cost *nv = realloc(v, (n + 1) * sizeof(*v));
-				if (!nv) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv;
-				n++;
+		snprintf(origin, sizeof(origin), "data/%s", file);
+		rc = merge_costs(text, origin, &v, &n);
+		if (rc) {
+			free(v);
+			return rc;
+		}
+	}
+	if (costs_file) {
+		/* a file that is not there is no calibration: typical costs */
+		char *text = read_costs_file(costs_file);
+		if (!text && errno != ENOENT) {
+			rc = -errno;
+			free(v);
+			return rc;
+		}
+		if (text) {
+			rc = merge_costs(text, "calibrated", &v, &n);
+			free(text);
+			ms->costs_file = rc ? NULL : strdup(costs_file);
+			if (rc || !ms->costs_file) {
+				free(v);
+				return rc ? rc : -ENOMEM;
 			}
-			snprintf(v[k].cause, sizeof(v[k].cause), "%s", line.field[0]);
-			snprintf(v[k].event, sizeof(v[k].event), "%s", line.field[1]);
-			v[k].cycles = strtod(line.field[2], NULL);
-			snprintf(v[k].desc, sizeof(v[k].desc), "%s", line.nr > 3 ? line.field[3] : "");
-			snprintf(v[k].origin, sizeof(v[k].origin), "data/%s:%u", file, line.lineno);
 		}
 	}
 	*out = v;
@@ -93,13 +157,13 @@ static int load_costs(struct hpm_metricset *ms, struct cost **out, size_t *nr)
  * perfex's estimate: each cause's count times its typical cost, as a share
  * of the cycles, assuming no overlap; what remains is "other".
  */
-static int add_costs(struct hpm_metricset *ms)
+static int add_costs(struct hpm_metricset *ms, const char *costs_file)
 {
 	struct cost *c = NULL;
 	size_t n = 0, len = 0;
 	char *text = NULL;
 	FILE *f;
-	int rc = load_costs(ms, &c, &n);
+	int rc = load_costs(ms, costs_file, &c, &n);
 
 	if (rc || !n) {
 		free(c);
@@ -114,8 +178,10 @@ static int add_costs(struct hpm_metricset *ms)
 		fprintf(f,
 			"metric cost.%s\n formula %s * %.17g / PAPI_TOT_CYC\n form percent\n"
 			" unit %% of cycles (est.)\n group cost\n desc %s: %g cycles each, "
-			"estimated (%s)\n",
-			c[i].cause, c[i].event, c[i].cycles, c[i].desc, c[i].cycles, c[i].origin);
+			"%s (%s)\n",
+			c[i].cause, c[i].event, c[i].cycles, c[i].desc, c[i].cycles,
+			strncmp(c[i].origin, "calibrated:", 11) ? "typical" : "measured here",
+			c[i].origin);
 	fprintf(f, "metric cost.other\n formula 1");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, " - %s * %.17g / PAPI_TOT_CYC", c[i].event, c[i].cycles);
@@ -169,7 +235,7 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 		rc = add_data_file(ms, file);
 	}
 	if (!rc)
-		rc = add_costs(ms);
+		rc = add_costs(ms, HPM_OPTS_GET(o, costs_file, NULL));
 	if (rc) {
 		hpm_metricset__free(ms);
 		errno = rc == -ENOMEM ? ENOMEM : EINVAL;

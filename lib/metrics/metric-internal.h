@@ -80,6 +80,8 @@ struct hpm_eval {
 	void *arg;
 	const struct hpm_value *inputs; /* values of the slots */
 	size_t nr_inputs;               /* at most HPM_EXPR_MAX_INPUTS */
+	/* The covariance of slots i != j; NULL: independent inputs. */
+	double (*cov)(void *arg, size_t i, size_t j);
 	/* internal */
 	unsigned chain;                 /* metric references followed */
 	const struct hpm_expr *stack[HPM_METRIC_MAX_CHAIN + 1];
@@ -120,6 +122,7 @@ struct hpm_metricset {
 	size_t nr, cap;
 	char files[16][48];
 	size_t nr_files;
+	char *costs_file;  /* the calibrated costs read, or NULL */
 };
 
 /* The form named @s, as hpm_metric_form__str names it: 0 or -ENOENT. */

@@ -124,8 +124,11 @@ void hpm_metricset__free(struct hpm_metricset *ms)
 	for (size_t i = 0; i < ms->nr; i++)
 		hpm_metric__free(ms->m[i]);
 	free(ms->m);
+	free(ms->costs_file);
 	free(ms);
 }
+
+const char *hpm_metricset__costs_file(const struct hpm_metricset *ms) { return ms->costs_file; }
 
 const char *hpm_metricset__family(const struct hpm_metricset *ms) { return ms->fam.name; }
 size_t hpm_metricset__count(const struct hpm_metricset *ms) { return ms->nr; }

@@ -347,7 +347,19 @@ static int eval_resolve(void *arg, const char *name, size_t *slot,
 	return -ENOENT;
 }
 
-/* The value of a leaf: the sum (with signs) of its bound events. */
+/* The covariance of events @a and @b of the bound list (their variance
+ * when the same). */
+static double ev_cov(const struct hpm_metric_env *env, size_t a, size_t b)
+{
+	if (a == b)
+		return env->events[a].sigma * env->events[a].sigma;
+	if (!env->cov || env->events[a].sigma == 0 || env->events[b].sigma == 0)
+		return 0;
+	return env->cov(env->cov_arg, a, b);
+}
+
+/* The value of a leaf: the sum (with signs) of its bound events; its
+ * variance that of the sum, with the covariances of events of one group. */
 static void leaf_value(const struct hpm_msel *sel, const struct leaf *lf,
 		       const struct hpm_metric_env *env, struct hpm_value *v)
 {
@@ -371,9 +383,32 @@ static void leaf_value(const struct hpm_msel *sel, const struct leaf *lf,
 			return;
 		}
 		sum += in->sign[k] * c->value;
-		var += c->sigma * c->sigma; /* NaN stays NaN */
+		for (unsigned l = 0; l < in->nr_ev; l++) /* NaN stays NaN */
+			if (in->ev[l] < env->nr_events)
+				var += in->sign[k] * in->sign[l] * ev_cov(env, e, in->ev[l]);
 	}
-	hpm_value__set(v, sum, sqrt(var));
+	hpm_value__set(v, sum, sqrt(var > 0 || isnan(var) ? var : 0));
+}
+
+/* The covariance of leaves @i and @j of the metric evaluated (slots
+ * beyond the leaves are context values: exact). */
+static double slot_cov(void *arg, size_t i, size_t j)
+{
+	const struct ectx *x = arg;
+	const struct sel *s = x->s;
+	double c = 0;
+
+	if (i >= s->nr_leaves || j >= s->nr_leaves)
+		return 0;
+	const struct leaf *li = &s->leaf[i], *lj = &s->leaf[j];
+	if (li->inst == SIZE_MAX || lj->inst == SIZE_MAX)
+		return 0;
+	const struct inst *a = &x->sel->inst[li->inst], *b = &x->sel->inst[lj->inst];
+	for (unsigned k = 0; k < a->nr_ev; k++)
+		for (unsigned l = 0; l < b->nr_ev; l++)
+			if (a->ev[k] < x->env->nr_events && b->ev[l] < x->env->nr_events)
+				c += a->sign[k] * b->sign[l] * ev_cov(x->env, a->ev[k], b->ev[l]);
+	return c;
 }
 
 int hpm_msel__eval(const struct hpm_msel *sel, const struct hpm_metric_env *env,
@@ -399,6 +434,7 @@ int hpm_msel__eval(const struct hpm_msel *sel, const struct hpm_metric_env *env,
 			.arg = &x,
 			.inputs = x.in,
 			.nr_inputs = s->nr_leaves,
+			.cov = env->cov ? slot_cov : NULL,
 		};
 		x.ev = &ev;
 		for (unsigned k = 0; k < s->nr_leaves; k++)

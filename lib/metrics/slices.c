@@ -20,6 +20,11 @@
  *
  *   var = s2 * U * E / R
  *
+ * Two events of one group ran in the same slices; their scaled counts
+ * have the covariance s_ab * U * E / R, with s_ab made of the products of
+ * both rates' differences in place of the squares: a ratio of two events
+ * whose rates move together carries no multiplexing error.
+ *
  * 0 when the event ran all the time (U = 0); unknown (NaN) with fewer
  * than three periods in which it ran. Memory is bounded: when a record is
  * full, neighbouring periods are merged pairwise.
@@ -124,4 +129,49 @@ double hpm_slices__sigma(const struct hpm_slices *s, size_t idx, const struct hp
 	s2 /= (double)(t->n - 1);
 	U = E - R;
 	return sqrt(s2 * U * E / R);
+}
+
+/* Slices of @a and @b cover the same time when both were read in each
+ * period and their running times agree (within 1 %, or 20 us: the two
+ * are read one after the other). */
+static bool aligned(const struct track *a, const struct track *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t k = 0; k < a->n; k++) {
+		double d = fabs(a->u[k].r - b->u[k].r);
+		if (d > 20000 && d > 0.01 * a->u[k].r)
+			return false;
+	}
+	return true;
+}
+
+double hpm_slices__cov(const struct hpm_slices *s, size_t a, size_t b,
+		       const struct hpm_count *ca, const struct hpm_count *cb)
+{
+	const struct track *ta, *tb;
+	double E, R, U, sab = 0;
+
+	if (a == b)
+		return pow(hpm_slices__sigma(s, a, ca), 2);
+	if (!ca || !cb || ca->err || cb->err || !ca->running || !cb->running)
+		return NAN;
+	if (ca->running >= ca->enabled || cb->running >= cb->enabled)
+		return 0;
+	if (!s || a >= s->nr || b >= s->nr)
+		return NAN;
+	ta = &s->t[a];
+	tb = &s->t[b];
+	if (ta->n < 3 || !aligned(ta, tb))
+		return NAN;
+	for (size_t k = 1; k < ta->n; k++) {
+		double da = ta->u[k].y / ta->u[k].r - ta->u[k - 1].y / ta->u[k - 1].r;
+		double db = tb->u[k].y / tb->u[k].r - tb->u[k - 1].y / tb->u[k - 1].r;
+		sab += da * db / (1 / ta->u[k].r + 1 / ta->u[k - 1].r);
+	}
+	sab /= (double)(ta->n - 1);
+	E = (double)ca->enabled;
+	R = (double)ca->running;
+	U = E - R;
+	return sab * U * E / R;
 }

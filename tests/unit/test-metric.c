@@ -488,6 +488,86 @@ static void feed(struct hpm_slices *s, size_t idx, const double *rate, size_t n,
 	}
 }
 
+/* Covariance of events of one group (hpm_slices__cov) and its use in the
+ * metrics: a ratio of two events whose rates move together has no
+ * multiplexing uncertainty; a sum of them, σa + σb rather than the
+ * quadrature sum; events of different groups stay independent. */
+static double cov_of(void *arg, size_t a, size_t b)
+{
+	const double *m = arg;
+	return m[a * 2 + b];
+}
+
+static void test_correlation(void **state)
+{
+	struct hpm_slices *s = hpm_slices__new(3);
+	struct hpm_count ca, cb, cc;
+	double a[20], b[20], other[20];
+	(void)state;
+
+	for (int k = 0; k < 20; k++) {
+		a[k] = k % 2 ? 1.0 : 3.0;
+		b[k] = 2 * a[k];                /* moves with a */
+		other[k] = k % 3 ? 1.0 : 4.0;   /* its own way */
+	}
+	feed(s, 0, a, 20, 1000000, 500000, &ca);
+	feed(s, 1, b, 20, 1000000, 500000, &cb);
+	double sa = hpm_slices__sigma(s, 0, &ca), sb = hpm_slices__sigma(s, 1, &cb);
+	assert_true(sa > 0 && fabs(sb - 2 * sa) < 1e-9 * sb);
+	/* perfectly correlated: cov = sa * sb */
+	double cab = hpm_slices__cov(s, 0, 1, &ca, &cb);
+	assert_true(fabs(cab - sa * sb) < 1e-9 * cab);
+	assert_true(hpm_slices__cov(s, 1, 0, &cb, &ca) == cab);
+	assert_true(fabs(hpm_slices__cov(s, 0, 0, &ca, &ca) - sa * sa) < 1e-9 * sa * sa);
+	/* slices that do not line up (another group's): unknown */
+	feed(s, 2, other, 20, 1000000, 250000, &cc);
+	assert_true(isnan(hpm_slices__cov(s, 0, 2, &ca, &cc)));
+	/* counted all the time: no covariance */
+	struct hpm_count full = ca;
+	full.running = full.enabled;
+	assert_true(hpm_slices__cov(s, 0, 1, &full, &cb) == 0);
+
+	/* through an expression: b / a has no uncertainty, a + b has sa + sb */
+	struct hpm_ctx *ctx = ctx_for("sysfs-arm-n1");
+	struct hpm_metricset *ms = empty_set(ctx, "arm");
+	struct hpm_msel *sel = hpm_msel__new(ms);
+	struct hpm_parse_error err;
+	struct hpm_evlist *list = NULL;
+	struct hpm_value out[4], ev[2];
+	double m[4] = { sb * sb, cab, cab, sa * sa };
+	assert_int_equal(hpm_metricset__add_text(ms,
+		"metric r\n formula inst_retired / cpu_cycles\n"
+		"metric t\n formula inst_retired + cpu_cycles\n", "t", &err), 0);
+	assert_int_equal(hpm_msel__add(sel, "r,t", &err), 0);
+	char *spec = NULL;
+	assert_int_equal(hpm_msel__plan(sel, NULL, &spec), 0);
+	assert_string_equal(spec, "{inst_retired,cpu_cycles}");
+	assert_int_equal(hpm_evlist__parse(ctx, spec, &list, &err), 0);
+	free(spec);
+	assert_int_equal(hpm_msel__bind(sel, list, 0), 0);
+	/* cpu_cycles (event 1) is a, inst_retired (event 0) is b */
+	double va = (double)ca.value * 2, vb = (double)cb.value * 2; /* scaled */
+	hpm_value__set(&ev[1], va, sa);
+	hpm_value__set(&ev[0], vb, sb);
+	struct hpm_metric_env env = { .sz = sizeof(env), .events = ev, .nr_events = 2,
+				      .cov = cov_of, .cov_arg = m };
+	assert_int_equal(hpm_msel__eval(sel, &env, out), 0);
+	size_t r = idx_of(sel, "r"), t = idx_of(sel, "t");
+	assert_true(fabs(out[r].value - 2) < 1e-12);
+	assert_true(out[r].sigma < 1e-9 * out[r].value);
+	assert_true(fabs(out[t].sigma - (sa + sb)) < 1e-9 * (sa + sb));
+	/* without the covariance: what the metrics said before */
+	env.cov = NULL;
+	assert_int_equal(hpm_msel__eval(sel, &env, out), 0);
+	assert_true(out[r].sigma > 0.1 * out[r].value * sa / va);
+	assert_true(fabs(out[t].sigma - sqrt(sa * sa + sb * sb)) < 1e-9 * out[t].sigma);
+	hpm_evlist__free(list);
+	hpm_msel__free(sel);
+	hpm_metricset__free(ms);
+	hpm_ctx__free(ctx);
+	hpm_slices__free(s);
+}
+
 static void test_slices(void **state)
 {
 	struct hpm_slices *s = hpm_slices__new(4);
@@ -550,6 +630,7 @@ int main(void)
 		cmocka_unit_test(test_bound_only_and_presets),
 		cmocka_unit_test(test_cycles),
 		cmocka_unit_test(test_slices),
+		cmocka_unit_test(test_correlation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

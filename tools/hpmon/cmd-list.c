@@ -5,6 +5,7 @@
  * opened on this thread, closed. What cannot be opened says why.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "costs-file.h"
 #include "escape.h"
 #include "json.h"
 
@@ -419,7 +421,11 @@ static int list_presets(struct hpm_ctx *ctx, struct lister *l, bool live)
 static int list_metrics(struct hpm_ctx *ctx, struct lister *l)
 {
 	const struct list_opts *o = l->o;
-	struct hpm_metricset *ms = hpm_metricset__new(ctx, NULL);
+	struct hpm_metricset_opts mo = { .sz = sizeof(mo) };
+	char costs[PATH_MAX];
+	if (!costs_file_path(ctx, costs, sizeof(costs), NULL, 0))
+		mo.costs_file = costs;
+	struct hpm_metricset *ms = hpm_metricset__new(ctx, &mo);
 
 	if (!ms) {
 		fprintf(stderr, "hpmon list: cannot load the metrics: %s\n", strerror(errno));

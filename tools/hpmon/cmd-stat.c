@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "output.h"
 #include "stat-cmd.h"
+#include "stat-mux.h"
 
 /* ---- the command ---- */
 
@@ -157,6 +158,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 						 ? a->config & 0xffffffffull : a->config;
 			r.ev[i].pmu = hpm_event__pmu(ev);
 			r.ev[i].merge = o->no_merge ? i : hpm_event__merge_leader(ev);
+			r.ev[i].leader = hpm_event__leader(ev);
 			r.ev[i].merged = 0;
 			r.ev[i].hidden = r.ev[i].merge != i;
 			if (r.ev[i].hidden) {
@@ -235,8 +237,10 @@ out:
 		free(run.prev_rows[k]);
 	free(run.prev_rows);
 	free(r.ev);
+	free(r.cov);
 	free(r.metrics);
 	hpm_slices__free(run.slices);
+	stat_mux__free(run.mux);
 	stat_metrics_free(run.sm);
 	free(run.prev);
 	free(sum);

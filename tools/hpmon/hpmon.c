@@ -4,6 +4,7 @@
  * cmd-NAME.c; this file only finds it and hands over a library context.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
+#include "costs-file.h"
 #include "help.h"
 #include "output.h"
 
@@ -29,6 +31,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "where the samples are: by function, line, object, thread ..." },
 	{ "annotate", cmd_annotate, "samples per instruction of a function, with its source" },
 	{ "diff", cmd_diff, "compare two profiles function by function" },
+	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 
 static void usage(FILE *f)
@@ -90,6 +93,20 @@ static const char *env_root(const char *name)
 	return secure_getenv(name);
 }
 
+/* $XDG_DATA_HOME, else $HOME/.local/share, as the XDG base directories
+ * say, for the calibrated costs; not taken from the environment of a
+ * privileged hpmon. */
+static void find_data_home(void)
+{
+	char home[PATH_MAX] = "";
+	const char *x = secure_getenv("XDG_DATA_HOME"), *h = secure_getenv("HOME");
+	if (x && x[0] == '/')
+		snprintf(home, sizeof(home), "%s", x);
+	else if (h && h[0] == '/')
+		snprintf(home, sizeof(home), "%s/.local/share", h);
+	costs_file_set_data_home(home[0] ? home : NULL);
+}
+
 /* The library never reads the environment; the tool does, here only. */
 static struct hpm_ctx *make_ctx(void)
 {
@@ -138,6 +155,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(commands[i].name, name))
 			continue;
+		find_data_home();
 		struct hpm_ctx *ctx = make_ctx();
 		if (!ctx) {
 			fprintf(stderr, "hpmon: cannot set up: %s\n", strerror(errno));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include <hpmon/metric.h>
 #include "advice.h"
 #include "builtin.h"
+#include "costs-file.h"
 #include "metric-args.h"
 
 bool metric_args_any(const struct metric_args *a)
@@ -26,13 +28,43 @@ static void inline_name(const char *def, char *name, size_t len)
 	snprintf(name, len, "%.*s", (int)n, def);
 }
 
+/* Whether -M names the cost group or one of its metrics: only then is
+ * this machine's CPU model looked up for its calibrated costs. */
+static bool wants_costs(const struct metric_args *a)
+{
+	for (size_t i = 0; i < a->nr_groups; i++)
+		if (strstr(a->groups[i], "cost"))
+			return true;
+	return false;
+}
+
 static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *a,
 		struct hpm_metricset **ms, struct hpm_msel **sel)
 {
 	struct hpm_parse_error err;
 	int rc;
 
-	*ms = hpm_metricset__new(ctx, NULL);
+	struct hpm_metricset_opts mo = { .sz = sizeof(mo) };
+	char costs[PATH_MAX];
+	if (wants_costs(a) && !costs_file_path(ctx, costs, sizeof(costs), NULL, 0))
+		mo.costs_file = costs;
+	*ms = hpm_metricset__new(ctx, &mo);
+	if (!*ms && mo.costs_file) {
+		fprintf(stderr, "hpmon %s: cannot read the calibrated costs %s: %s; remove it, "
+				"or run 'hpmon validate --calibrate' again\n",
+			cmd, costs, strerror(errno));
+		return HPM_EXIT_FAIL;
+	}
+	if (wants_costs(a)) {
+		const char *cf = hpm_metricset__costs_file(*ms);
+		if (cf)
+			fprintf(stderr, "# hpmon %s: cost: the costs measured on this machine "
+					"(%s)\n", cmd, cf);
+		else
+			fprintf(stderr, "# hpmon %s: cost: typical costs (data/costs-*.txt), not "
+					"this machine's: 'hpmon validate --calibrate' measures them\n",
+				cmd);
+	}
 	if (!*ms) {
 		fprintf(stderr, "hpmon %s: cannot load the metrics: %s\n", cmd, strerror(errno));
 		return HPM_EXIT_FAIL;

@@ -41,6 +41,8 @@ struct stat_opts {
 	bool trace;
 	bool no_big_num;
 	bool no_merge;
+	enum { MUX_DEFAULT, MUX_KERNEL, MUX_HPMON } mux; /* --mux */
+	uint64_t mux_seed;          /* --mux-seed, 0: from the clock */
 	char **argv;
 	struct stat_user_opts user; /* exec:, sw:, --regions, --marked: stat-user.c */
 	/* metrics */
@@ -90,6 +92,7 @@ struct stat_run {
 	struct hpm_slices *slices;
 	bool sample;            /* some event may be multiplexed: sample it */
 	uint64_t sample_ns;     /* how often */
+	struct stat_mux *mux;   /* hpmon's multiplexer, or NULL (stat-mux.h) */
 	struct stat_user *user; /* stat-user.c */
 };
 

@@ -95,13 +95,16 @@ static double read_cpu_hz(struct hpm_ctx *ctx)
 }
 
 /* The core PMU's counters, probed when this is the running machine. */
-static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
+void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, char *core,
+			size_t len)
 {
 	struct hpm_sysinfo_opts so = { .sz = sizeof(so) };
 	struct hpm_sysinfo *si;
 
-	po->nr_general = 0;
-	po->nr_fixed = -1;
+	*nr_general = 0;
+	*nr_fixed = -1;
+	if (core && len)
+		core[0] = '\0';
 	if (!strcmp(hpm_ctx__sysfs_root(ctx), "/sys"))
 		so.flags = HPM_SYSINFO_LIVE | HPM_SYSINFO_PROBE_COUNTERS;
 	si = hpm_sysinfo__read(ctx, &so);
@@ -111,14 +114,21 @@ static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
 		const struct hpm_pmu_info *p = &si->pmus[i];
 		if (!p->core || p->nr_general == HPM_SYSINFO_UNKNOWN || p->nr_general <= 0)
 			continue;
-		po->nr_general = p->nr_general;
-		po->nr_fixed = p->nr_fixed == HPM_SYSINFO_UNKNOWN ? -1 : p->nr_fixed;
+		*nr_general = p->nr_general;
+		*nr_fixed = p->nr_fixed == HPM_SYSINFO_UNKNOWN ? -1 : p->nr_fixed;
+		if (core && len)
+			snprintf(core, len, "%s", p->name);
 		/* the NMI watchdog holds a counter of its own on x86 */
-		if (si->nmi_watchdog == 1 && !strcmp(si->arch, "x86_64") && po->nr_general > 1)
-			po->nr_general--;
+		if (si->nmi_watchdog == 1 && !strcmp(si->arch, "x86_64") && *nr_general > 1)
+			(*nr_general)--;
 		break;
 	}
 	hpm_sysinfo__free(si);
+}
+
+static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
+{
+	stat_core_counters(ctx, &po->nr_general, &po->nr_fixed, NULL, 0);
 }
 
 int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
@@ -390,6 +400,19 @@ static void fold(const struct stat_report *r, const struct stat_metrics *sm,
 	}
 }
 
+/* The covariance of events @a and @b's values (scaled counts times their
+ * scales), from the run's slices (stat_report.cov). Merged uncore lines
+ * and derived presets sum several counts: independent. */
+static double event_cov(void *arg, size_t a, size_t b)
+{
+	const struct stat_report *r = arg;
+	const struct stat_event *ea = &r->ev[a], *eb = &r->ev[b];
+	if (ea->merged || eb->merged || ea->derived || eb->derived)
+		return 0;
+	double c = r->cov[a * r->nr_ev + b];
+	return isfinite(c) ? c * ea->scale * eb->scale : NAN;
+}
+
 void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 {
 	struct hpm_value *in = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*in));
@@ -408,6 +431,10 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 		.interval_s = r->interval ? (double)r->interval_ns / 1e9 : 0,
 		.num_cpus = sm->num_cpus,
 		.cpu_hz = sm->cpu_hz,
+		/* the totals' events of one group share their slices (not with
+		 * -r, whose uncertainty is over runs) */
+		.cov = r->cov && r->runs <= 1 ? event_cov : NULL,
+		.cov_arg = r,
 	};
 
 	if (!in || !mv || !sig || !dval || !dc || !ps || !pk)
@@ -427,6 +454,7 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 	hpm_msel__eval(sm->sel, &env, mv);
 	for (size_t k = 0; k < r->nr_metrics; k++)
 		r->metrics[k].v = mv[k];
+	env.cov = NULL; /* rows: no slices of their own */
 	/* rows */
 	for (size_t k = 0; k < r->nr_rows; k++) {
 		struct stat_row *row = &r->rows[k];

@@ -42,6 +42,11 @@ static const char stat_usage[] =
 	"      --trace            print thread and process start, exec and exit with counts\n"
 	"      --no-big-num       no thousands separators\n"
 	"      --no-merge         one line per uncore PMU instance instead of their sum\n"
+	"      --mux WHO          when the hardware events do not fit the counters:\n"
+	"                         hpmon (default: sets of groups in turn, for a random\n"
+	"                         1-7 ms each cycle) or kernel (its fixed 4 ms\n"
+	"                         rotation); docs/metrics.md\n"
+	"      --mux-seed N       the random dwells' seed (to repeat a run)\n"
 	STAT_USER_USAGE
 	"  -h, --help             this help\n"
 	"\n"
@@ -107,7 +112,8 @@ static int missing_events(const char *opt, const char *val)
 }
 
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
-       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE };
+       OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE,
+       OPT_MUX, OPT_MUX_SEED };
 
 /* Remember a metric option's value in @v. */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
@@ -139,6 +145,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
 		{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
+		{ "mux", required_argument, NULL, OPT_MUX },
+		{ "mux-seed", required_argument, NULL, OPT_MUX_SEED },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric-groups", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -196,6 +204,20 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_NO_BIG: o->no_big_num = true; break;
 		case OPT_NO_MERGE: o->no_merge = true; break;
+		case OPT_MUX:
+			if (!strcmp(optarg, "kernel"))
+				o->mux = MUX_KERNEL;
+			else if (!strcmp(optarg, "hpmon"))
+				o->mux = MUX_HPMON;
+			else
+				return usage_error("--mux takes kernel or hpmon, not '%s'", optarg);
+			break;
+		case OPT_MUX_SEED:
+			o->mux_seed = strtoull(optarg, &end, 0);
+			if (!optarg[0] || *end || !o->mux_seed)
+				return usage_error("--mux-seed takes a number other than 0, not '%s'",
+						   optarg);
+			break;
 		case 'M':
 			if (keep_arg(o->mgroups, &o->nr_mgroups, optarg, "-M"))
 				return HPM_EXIT_USAGE;

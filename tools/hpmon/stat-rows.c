@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stat-cmd.h"
+#include "stat-mux.h"
 
 /* Thread @tid's name, from the context's procfs (tests point it at
  * recorded trees); "" when it cannot be read. The name is any bytes, a
@@ -123,6 +124,7 @@ int stat_collect_rows(struct stat_run *run)
 	struct hpm_session *s = run->s;
 	struct stat_row *row;
 
+	stat_mux__sync(run->mux);
 	stat_free_rows(r);
 	if (r->agg == AGG_CPU) {
 		for (size_t k = 0; k < hpm_session__nr_cpus(s); k++) {
@@ -132,6 +134,7 @@ int stat_collect_rows(struct stat_run *run)
 			snprintf(row->label, sizeof(row->label), "CPU%d", row->cpu);
 			for (size_t i = 0; i < r->nr_ev; i++) {
 				hpm_session__read_cpu(s, i, k, &row->c[i]);
+				stat_mux__fix(run->mux, i, &row->c[i]);
 				row->absent[i] = !hpm_event__on_cpu(hpm_evlist__event(run->list, i),
 								    row->cpu);
 			}
@@ -161,6 +164,7 @@ int stat_collect_rows(struct stat_run *run)
 			}
 			for (size_t i = 0; i < r->nr_ev; i++) {
 				hpm_session__read_task(s, i, t, &c);
+				stat_mux__fix(run->mux, i, &c);
 				add_count(&row->c[i], &c);
 			}
 		}
@@ -188,6 +192,7 @@ int stat_collect_rows(struct stat_run *run)
 		}
 		for (size_t i = 0; i < r->nr_ev; i++) {
 			hpm_session__read_thread(s, i, t, &c);
+			stat_mux__fix(run->mux, i, &c);
 			add_count(&row->c[i], &c);
 		}
 	}

@@ -19,6 +19,7 @@
 #include "advice.h"
 #include "builtin.h"
 #include "stat-cmd.h"
+#include "stat-mux.h"
 
 /* How often counts are read to estimate the uncertainty of multiplexed
  * ones (hpm_slices): at least this, more rarely when reading is slow. */
@@ -53,10 +54,20 @@ static void delta(struct hpm_count *d, const struct hpm_count *now, const struct
 	d->running = now->running - prev->running;
 }
 
+/* Read event @idx's total, as if always on when hpmon multiplexes. */
+static int read_event(struct stat_run *run, size_t idx, struct hpm_count *c)
+{
+	int rc = hpm_session__read(run->s, idx, c);
+	if (!rc)
+		stat_mux__fix(run->mux, idx, c);
+	return rc;
+}
+
 static void read_totals(struct stat_run *run)
 {
+	stat_mux__sync(run->mux);
 	for (size_t i = 0; i < run->r->nr_ev; i++)
-		hpm_session__read(run->s, i, &run->r->ev[i].c);
+		read_event(run, i, &run->r->ev[i].c);
 }
 
 /* Read every event once more for the uncertainty estimate (hpm_slices). */
@@ -66,8 +77,9 @@ static void sample_counts(struct stat_run *run)
 	if (!run->sample)
 		return;
 	uint64_t t0 = now_ns();
+	stat_mux__sync(run->mux);
 	for (size_t i = 0; i < run->r->nr_ev; i++)
-		if (hpm_session__read(run->s, i, &c) == 0)
+		if (read_event(run, i, &c) == 0)
 			hpm_slices__add(run->slices, i, &c);
 	/* keep the reading below 1% of the time */
 	uint64_t took = now_ns() - t0;
@@ -87,6 +99,18 @@ static void set_sigmas(struct stat_run *run, const struct hpm_count *now)
 		r->ev[i].sigma = run->sample ? hpm_slices__sigma(run->slices, i, c)
 					     : (c->running < c->enabled ? NAN : 0);
 	}
+	/* members of one group move together: their covariances, for the
+	 * metrics (a ratio inside one group has no multiplexing error) */
+	if (!run->sample || r->nr_ev < 2)
+		return;
+	if (!r->cov && !(r->cov = calloc(r->nr_ev * r->nr_ev, sizeof(*r->cov))))
+		return;
+	for (size_t i = 0; i < r->nr_ev; i++)
+		for (size_t j = 0; j < r->nr_ev; j++)
+			r->cov[i * r->nr_ev + j] =
+				i != j && r->ev[i].leader == r->ev[j].leader
+					? hpm_slices__cov(run->slices, i, j, &r->ev[i].c, &r->ev[j].c)
+					: 0;
 }
 
 /* Everything computed from the counts before printing. */
@@ -106,8 +130,9 @@ static void interval_tick(struct stat_run *run, uint64_t start)
 	if (!now)
 		return;
 	bool changed = t - start > run->last_tick_ns + 1000000;
+	stat_mux__sync(run->mux);
 	for (size_t i = 0; i < r->nr_ev; i++) {
-		hpm_session__read(run->s, i, &now[i]);
+		read_event(run, i, &now[i]);
 		changed |= now[i].value != run->prev[i].value;
 	}
 	if (!changed) {
@@ -190,6 +215,13 @@ static int wait_loop(struct stat_run *run, struct child *ch, int *status,
 			if (timeout < 0 || ts < timeout)
 				timeout = ts;
 		}
+		if (run->mux) {
+			uint64_t t = now_ns(), due = stat_mux__due(run->mux);
+			/* to the microsecond: dwells are a few ms */
+			int tm = t >= due ? 0 : (int)((due - t) / 1000000);
+			if (timeout < 0 || tm < timeout)
+				timeout = tm;
+		}
 		if (!have_child || ch->pidfd < 0)
 			timeout = timeout < 0 || timeout > 100 ? 100 : timeout;
 		int rc = poll(p, n, timeout);
@@ -197,6 +229,12 @@ static int wait_loop(struct stat_run *run, struct child *ch, int *status,
 			return -errno;
 		if (rbfd >= 0)
 			hpm_session__drain(run->s);
+		if (run->mux && now_ns() >= stat_mux__due(run->mux)) {
+			/* a slice ends at each switch: read it, then turn */
+			sample_counts(run);
+			stat_mux__switch(run->mux, now_ns());
+			next_sample = now_ns() + run->sample_ns;
+		}
 		if (next_sample && now_ns() >= next_sample) {
 			sample_counts(run);
 			next_sample = now_ns() + run->sample_ns;
@@ -353,9 +391,19 @@ int stat_measure(struct stat_run *run)
 	run->slices = run->sample ? hpm_slices__new(r->nr_ev) : NULL;
 	run->sample = run->slices != NULL;
 	run->sample_ns = SAMPLE_MS * 1000000ull;
+	stat_mux__free(run->mux);
+	run->mux = NULL;
+	if (run->sample && o->mux != MUX_KERNEL) {
+		int general, fixed;
+		char core[64];
+		stat_core_counters(run->ctx, &general, &fixed, core, sizeof(core));
+		run->mux = stat_mux__new(run->s, run->list, general, core, o->mux_seed);
+	}
 	if (so.target != HPM_TARGET_EXEC)
 		hpm_session__enable(run->s);
 	start = now_ns();
+	if (run->mux)
+		stat_mux__start(run->mux, start);
 	for (size_t i = 0; i < r->nr_ev; i++)
 		memset(&run->prev[i], 0, sizeof(run->prev[i]));
 	run->last_tick_ns = 0;

@@ -34,6 +34,7 @@ struct stat_event {
 	 * others are hidden; c stays each one's own, which metrics use.
 	 * --no-merge: each its own line. */
 	size_t merge;         /* the first instance's index; its own otherwise */
+	size_t leader;        /* its group's leader (hpm_event__leader) */
 	int merged;
 	struct hpm_count mc;
 	double msigma;
@@ -111,6 +112,10 @@ struct stat_report {
 	bool per_second, per_kinst;
 	char *const *notes;   /* how the metrics' events were scheduled */
 	size_t nr_notes;
+	/* The covariances of the scaled counts of events of one group
+	 * (nr_ev x nr_ev, row major; 0 across groups), from the same slices
+	 * as their sigmas; NULL when not sampled. */
+	double *cov;
 };
 
 struct stat_out {
@@ -145,6 +150,10 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
  * its counts (r->ev[].c, .sigma; rows). */
 void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r);
 void stat_metrics_free(struct stat_metrics *sm);
+/* The core PMU's general and fixed counters (probed on the running
+ * machine; 0 and -1 when unknown) and its name into @core. */
+void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, char *core,
+			size_t len);
 
 /*
  * perf's merge of uncore instances: each merged line's count (mc, and its
