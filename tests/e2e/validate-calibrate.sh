@@ -9,7 +9,7 @@
 
 export XDG_DATA_HOME=$E2E_TMP/data
 hpm stat -M cost true  # its status: the events may be missing here
-expect_grep "typical without a file" "^# hpmon stat: cost: typical costs \(data/costs-\*\.txt\), not this machine's" "$E2E_TMP/err"
+expect_grep "typical without a file" "^# hpmon: cost: typical costs \(data/costs-\*\.txt\), not this machine's" "$E2E_TMP/err"
 
 E2E_TIMEOUT=120 hpm_ok validate --calibrate -r 1 --json
 cp "$E2E_TMP/out" "$E2E_TMP/cal.json"
@@ -23,7 +23,7 @@ expect_eq "costs are numbers >= 0" True "$(json "$E2E_TMP/cal.json" "all(c['cycl
 expect_eq "file lines" "$(json "$E2E_TMP/cal.json" "len(j['costs'])")" "$(grep -cE '^[a-z0-9_]+ +[A-Za-z0-9_-]+ +[0-9.]+ ' "$file")"
 
 hpm stat -M cost true  # its status: the events may be missing here
-expect_grep "-M cost says calibrated" "^# hpmon stat: cost: the costs measured on this machine \($file\)$" "$E2E_TMP/err"
+expect_grep "-M cost says calibrated" "^# hpmon: cost: the costs measured on this machine \($file\)$" "$E2E_TMP/err"
 hpm_ok list --metrics cost.l1d_miss
 want=$(awk '$1 == "l1d_miss" { print $3 + 0 }' "$file")
 expect_grep "list: measured value" "cost.l1d_miss .*: $want cycles each, measured here \(calibrated:" "$E2E_TMP/out"

@@ -55,16 +55,6 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 			cmd, costs, strerror(errno));
 		return HPM_EXIT_FAIL;
 	}
-	if (wants_costs(a)) {
-		const char *cf = hpm_metricset__costs_file(*ms);
-		if (cf)
-			fprintf(stderr, "# hpmon %s: cost: the costs measured on this machine "
-					"(%s)\n", cmd, cf);
-		else
-			fprintf(stderr, "# hpmon %s: cost: typical costs (data/costs-*.txt), not "
-					"this machine's: 'hpmon validate --calibrate' measures them\n",
-				cmd);
-	}
 	if (!*ms) {
 		fprintf(stderr, "hpmon %s: cannot load the metrics: %s\n", cmd, strerror(errno));
 		return HPM_EXIT_FAIL;

@@ -6,6 +6,7 @@
  * only the public API (hpmon/metric.h, hpmon/preset.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,26 @@ static void add_note(struct stat_metrics *sm, const char *s)
 	sm->notes = v;
 	if ((v[sm->nr_notes] = strdup(s)))
 		sm->nr_notes++;
+}
+
+/* Which costs the cost metrics use, when one is shown: this machine's
+ * (hpmon validate --calibrate) or the typical ones. */
+static void cost_note(struct stat_metrics *sm)
+{
+	char note[PATH_MAX + 96];
+	bool cost = false;
+	for (size_t i = 0; i < hpm_msel__count(sm->sel); i++)
+		if (!strncmp(hpm_metric__name(hpm_msel__metric(sm->sel, i)), "cost.", 5))
+			cost = true;
+	if (!cost)
+		return;
+	const char *cf = hpm_metricset__costs_file(sm->ms);
+	if (cf)
+		snprintf(note, sizeof(note), "cost: the costs measured on this machine (%s)", cf);
+	else
+		snprintf(note, sizeof(note), "cost: typical costs (data/costs-*.txt), not this "
+					     "machine's: 'hpmon validate --calibrate' measures them");
+	add_note(sm, note);
 }
 
 /* The CPU's nominal clock in Hz, where the machine says; 0 otherwise. */
@@ -164,6 +185,7 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 	}
 	for (size_t i = 0; i < hpm_msel__nr_notes(sm->sel); i++)
 		add_note(sm, hpm_msel__note(sm->sel, i));
+	cost_note(sm);
 	sm->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	sm->cpu_hz = read_cpu_hz(ctx);
 	*out = sm;
