@@ -250,6 +250,13 @@ HPM_API bool hpm_msel__is_bound_only(const struct hpm_msel *sel, size_t i);
 HPM_API size_t hpm_msel__anchor(const struct hpm_msel *sel, size_t i);
 /* The unit to print: the metric's own, or one its form implies. */
 HPM_API const char *hpm_msel__unit(const struct hpm_msel *sel, size_t i);
+/*
+ * Does a metric kept by the last bind read context value @name (cpu_hz,
+ * num_cpus ...), directly or through the metrics it refers to? So that a
+ * caller reads what the machine says of it only when a metric is shown
+ * that needs it.
+ */
+HPM_API bool hpm_msel__uses(const struct hpm_msel *sel, const char *name);
 
 /* What the metrics are evaluated from. */
 struct hpm_metric_env {

@@ -2,7 +2,10 @@
 /*
  * The metric set of a machine (hpm_metricset__new): the metric files
  * shipped for its family's chain, and metrics generated from the typical
- * costs of events (data/costs-*.txt).
+ * costs of events (data/costs-*.txt). They are read at the first need,
+ * not when the set is made: a command line that shows no metric reads
+ * none, and one whose list has only software events binds only the
+ * software file's (msel.c). The set's accessors are here for that.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,7 +32,7 @@ static int add_data_file(struct hpm_metricset *ms, const char *file)
 	snprintf(origin, sizeof(origin), "data/%s", file);
 	if (ms->nr_files < sizeof(ms->files) / sizeof(ms->files[0]))
 		snprintf(ms->files[ms->nr_files++], sizeof(ms->files[0]), "%s", file);
-	return hpm_metricset__add_text(ms, text, origin, &e);
+	return hpm__metricset_add_text(ms, text, origin, &e);
 }
 
 struct cost {
@@ -124,17 +127,64 @@ static int add_costs(struct hpm_metricset *ms)
 		   "the causes (negative when they overlap more than they leave)\n");
 	fclose(f);
 	struct hpm_parse_error e;
-	rc = text ? hpm_metricset__add_text(ms, text, "data/costs", &e) : -ENOMEM;
+	rc = text ? hpm__metricset_add_text(ms, text, "data/costs", &e) : -ENOMEM;
 	free(text);
 	free(c);
 	return rc;
+}
+
+/* The family's own files, then the costs: what the software file leaves. */
+static int load_rest(struct hpm_metricset *ms)
+{
+	int rc = 0;
+
+	if (!ms->fam_known) {
+		rc = hpm_family__detect_into(ms->ctx, &ms->fam);
+		if (rc)
+			return rc;
+		ms->fam_known = true;
+	}
+	/* generic (even without a core PMU, so that hardware metrics say why
+	 * they cannot be computed), then the family's own */
+	rc = add_data_file(ms, "metrics-generic.txt");
+	for (unsigned c = ms->fam.nr_chain; c-- > 0 && !rc;) {
+		char file[64];
+		if (!strcmp(ms->fam.chain[c], "software") || !strcmp(ms->fam.chain[c], "generic"))
+			continue;
+		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
+		rc = add_data_file(ms, file);
+	}
+	return rc ? rc : add_costs(ms);
+}
+
+int hpm__metricset_load(const struct hpm_metricset *cms, bool all)
+{
+	struct hpm_metricset *ms = (struct hpm_metricset *)cms; /* its cache */
+
+	if (ms->load_err || ms->loaded == HPM_MS_ALL || (!all && ms->loaded != HPM_MS_NONE))
+		return ms->load_err;
+	if (ms->no_builtin) {
+		ms->loaded = HPM_MS_ALL;
+		if (!ms->fam_known && hpm_family__detect_into(ms->ctx, &ms->fam) == 0)
+			ms->fam_known = true;
+		return 0;
+	}
+	if (ms->loaded == HPM_MS_NONE) {
+		/* software first: every family's chain starts with it */
+		ms->load_err = add_data_file(ms, "metrics-software.txt");
+		ms->loaded = HPM_MS_SOFTWARE;
+	}
+	if (all && !ms->load_err) {
+		ms->load_err = load_rest(ms);
+		ms->loaded = HPM_MS_ALL;
+	}
+	return ms->load_err;
 }
 
 struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 					 const struct hpm_metricset_opts *o)
 {
 	struct hpm_metricset *ms;
-	int rc;
 
 	if (!ctx || !HPM_OPTS_VALID(o, hpm_metricset_opts)) {
 		errno = EINVAL;
@@ -144,36 +194,80 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 	if (!ms)
 		return NULL;
 	ms->ctx = ctx;
+	ms->no_builtin = HPM_OPTS_GET(o, no_builtin, false);
 	const char *family = HPM_OPTS_GET(o, family, NULL);
-	if (family)
-		rc = hpm_family__get(family, &ms->fam);
-	else
-		rc = hpm_family__detect_into(ctx, &ms->fam);
-	if (rc) {
-		free(ms);
-		errno = rc == -ENOENT ? EINVAL : -rc;
-		return NULL;
+	if (family) {
+		int rc = hpm_family__get(family, &ms->fam);
+		if (rc) {
+			free(ms);
+			errno = rc == -ENOENT ? EINVAL : -rc;
+			return NULL;
+		}
+		ms->fam_known = true;
 	}
-	if (HPM_OPTS_GET(o, no_builtin, false))
-		return ms;
-	/* software, then generic (even without a core PMU, so that hardware
-	 * metrics say why they cannot be computed), then the family's own */
-	rc = add_data_file(ms, "metrics-software.txt");
-	if (!rc)
-		rc = add_data_file(ms, "metrics-generic.txt");
-	for (unsigned c = ms->fam.nr_chain; c-- > 0 && !rc;) {
-		char file[64];
-		if (!strcmp(ms->fam.chain[c], "software") || !strcmp(ms->fam.chain[c], "generic"))
-			continue;
-		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
-		rc = add_data_file(ms, file);
-	}
-	if (!rc)
-		rc = add_costs(ms);
-	if (rc) {
-		hpm_metricset__free(ms);
-		errno = rc == -ENOMEM ? ENOMEM : EINVAL;
-		return NULL;
-	}
+	/* the family is detected, and the files read, when first needed */
 	return ms;
+}
+
+/* Every accessor of the set reads the built-in metrics first, when it has
+ * not been done (metric-data.c); a failure leaves the set with the
+ * metrics read before it, as hpm_metricset__new's did. */
+static const struct hpm_metricset *all(const struct hpm_metricset *ms)
+{
+	hpm__metricset_load(ms, true);
+	return ms;
+}
+
+const char *hpm_metricset__family(const struct hpm_metricset *ms) { return all(ms)->fam.name; }
+size_t hpm_metricset__count(const struct hpm_metricset *ms) { return all(ms)->nr; }
+size_t hpm_metricset__nr_files(const struct hpm_metricset *ms) { return all(ms)->nr_files; }
+
+const char *hpm_metricset__file(const struct hpm_metricset *ms, size_t i)
+{
+	return i < all(ms)->nr_files ? ms->files[i] : NULL;
+}
+
+const struct hpm_metric *hpm_metricset__metric(const struct hpm_metricset *ms, size_t i)
+{
+	return i < all(ms)->nr ? ms->m[i] : NULL;
+}
+
+const struct hpm_metric *hpm_metricset__find(const struct hpm_metricset *ms,
+					     const char *name)
+{
+	return hpm__metricset_find(all(ms), name);
+}
+
+bool hpm_metricset__is_group(const struct hpm_metricset *ms, const char *name)
+{
+	for (size_t i = 0; i < all(ms)->nr; i++)
+		if (hpm_metric__in_group(ms->m[i], name))
+			return true;
+	return false;
+}
+
+/* What a caller adds comes after the built-in metrics, which it may
+ * replace by name: they are read first. */
+int hpm_metricset__add_text(struct hpm_metricset *ms, const char *text,
+			    const char *origin, struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_text(ms, text, origin, err);
+}
+
+int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
+			    struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_file(ms, path, err);
+}
+
+int hpm_metricset__add_inline(struct hpm_metricset *ms, const char *def,
+			      struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_inline(ms, def, err);
 }
