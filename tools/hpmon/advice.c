@@ -66,11 +66,13 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 {
 	int system = target == ADVICE_SYSTEM;
 	const struct perf_event_attr *a = hpm_event__attr(ev);
-	int par = advice_paranoid(ctx);
+	int par;
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
+		/* read here only: every event that fails asks */
+		par = advice_paranoid(ctx);
 		if (target == ADVICE_ATTACH && par > 2)
 			snprintf(buf, len,
 				 "permission denied: perf_event_paranoid is %d, which lets only root "
