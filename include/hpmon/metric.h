@@ -113,6 +113,9 @@ struct hpm_metricset_opts {
  * generic, then the family's own, later definitions replacing earlier
  * ones of the same name) and the generated cost metrics (group "cost").
  * NULL and errno on failure (EINVAL: malformed options or unknown family).
+ * Nothing is read here: the family (from sysfs) and the files are read
+ * when first needed, by any call below that looks at the set, and
+ * before what hpm_metricset__add_* add.
  */
 HPM_API struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 						 const struct hpm_metricset_opts *o);
@@ -188,6 +191,9 @@ HPM_API int hpm_msel__add(struct hpm_msel *sel, const char *names,
 /*
  * Select the metrics of @group that can be computed from events already in
  * the list (hpm_msel__bind), adding none: perf's figures next to counts.
+ * On a set not read yet, only its software metrics are read until the
+ * bind: a list of software events binds no other, and any other list
+ * reads the whole set then.
  */
 HPM_API int hpm_msel__add_bound(struct hpm_msel *sel, const char *group);
 
