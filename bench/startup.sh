@@ -3,7 +3,8 @@
 # Startup cost: `hpmon stat -e task-clock true` against
 # `perf stat -e task-clock true`, timed by hyperfine. Prints the median
 # wall-clock time of each and the ratio hpmon/perf (the goal is <= 0.2),
-# then the same for CPU time (user + sys). Run it on an idle machine:
+# then the same for CPU time (user + sys), and hpmon's own CPU time (that
+# of hpmon stat less that of true run alone). Run it on an idle machine:
 # on a busy one both tools wait for a CPU and the ratio drifts up.
 #
 #   bench/startup.sh [HPMON]     HPMON defaults to build/hpmon
@@ -29,6 +30,7 @@ trap 'rm -rf "$out"' EXIT
 # Both write their table to stderr; hyperfine discards it. -N: no shell
 # in between, so only the tools themselves are timed.
 hyperfine -N --warmup 20 --runs "$runs" --export-json "$out/startup.json" \
+	-n true "$true_bin" \
 	-n hpmon "$hpmon stat -e task-clock $true_bin" \
 	-n perf "perf stat -e task-clock $true_bin" >&2
 
@@ -44,4 +46,8 @@ print("ratio hpmon/perf:  %8.3f (goal <= 0.2)" % (h / p))
 hc = res["hpmon"]["user"] + res["hpmon"]["system"]
 pc = res["perf"]["user"] + res["perf"]["system"]
 print("CPU time, mean:    hpmon %.3f ms, perf %.3f ms, ratio %.3f" % (hc * 1e3, pc * 1e3, hc / pc))
+# hpmon's own: what it adds to the command it runs (goal <= 0.5 ms)
+tc = res["true"]["user"] + res["true"]["system"]
+print("hpmon's own CPU:   %.3f ms (hpmon stat minus true alone, %.3f ms; goal <= 0.5)"
+      % ((hc - tc) * 1e3, tc * 1e3))
 PY

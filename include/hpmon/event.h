@@ -186,6 +186,14 @@ typedef int (*hpm_catalog_fn)(const struct hpm_catalog_entry *e, void *arg);
 HPM_API int hpm_catalog__foreach(struct hpm_ctx *ctx, unsigned flags,
 				 hpm_catalog_fn fn, void *arg);
 
+/*
+ * The name of the machine's first core (CPU) PMU into @buf: "cpu",
+ * "cpu_core", "armv8_pmuv3_0" ... 0, -ENOENT when sysfs shows none (a
+ * virtual machine without PMU passthrough), or -errno. The context reads
+ * the PMU list once and keeps it, so asking again costs nothing.
+ */
+HPM_API int hpm_pmu__core_name(const struct hpm_ctx *ctx, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -117,6 +117,9 @@ struct hpm_metricset_opts {
  * generic, then the family's own, later definitions replacing earlier
  * ones of the same name) and the generated cost metrics (group "cost").
  * NULL and errno on failure (EINVAL: malformed options or unknown family).
+ * Nothing is read here: the family (from sysfs) and the files are read
+ * when first needed, by any call below that looks at the set, and
+ * before what hpm_metricset__add_* add.
  */
 HPM_API struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 						 const struct hpm_metricset_opts *o);
@@ -195,6 +198,9 @@ HPM_API int hpm_msel__add(struct hpm_msel *sel, const char *names,
 /*
  * Select the metrics of @group that can be computed from events already in
  * the list (hpm_msel__bind), adding none: perf's figures next to counts.
+ * On a set not read yet, only its software metrics are read until the
+ * bind: a list of software events binds no other, and any other list
+ * reads the whole set then.
  */
 HPM_API int hpm_msel__add_bound(struct hpm_msel *sel, const char *group);
 
@@ -257,6 +263,13 @@ HPM_API bool hpm_msel__is_bound_only(const struct hpm_msel *sel, size_t i);
 HPM_API size_t hpm_msel__anchor(const struct hpm_msel *sel, size_t i);
 /* The unit to print: the metric's own, or one its form implies. */
 HPM_API const char *hpm_msel__unit(const struct hpm_msel *sel, size_t i);
+/*
+ * Does a metric kept by the last bind read context value @name (cpu_hz,
+ * num_cpus ...), directly or through the metrics it refers to? So that a
+ * caller reads what the machine says of it only when a metric is shown
+ * that needs it.
+ */
+HPM_API bool hpm_msel__uses(const struct hpm_msel *sel, const char *name);
 
 /*
  * The covariance of the values of events @a and @b (a != b) of the bound

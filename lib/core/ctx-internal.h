@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <hpmon/hpmon.h>
 
 struct hpm_ctx {
@@ -23,19 +24,39 @@ struct hpm_ctx {
 	char tracefs_closed[PATH_MAX];
 	/* mount tracefs when an event needs it (hpm_ctx_opts.mount_tracefs,
 	 * default roots only); once, under tracefs_lock */
+	bool tracefs_looked;    /* tracefs and tracefs_err found (at the first need) */
 	bool tracefs_mountable;
 	bool tracefs_mount_tried;
 	pthread_mutex_t tracefs_lock;
 	hpm_log_fn log;
 	void *log_arg;
-	/* The PMUs sysfs lists, read once (pmu.c): resolving one event list
-	 * walks them many times (core PMUs, instances, aliases written alone),
-	 * and sysfs does not change under a running tool. */
+	/* The PMUs sysfs lists, read at the first need and once (pmu.c):
+	 * resolving one event list walks them many times (core PMUs,
+	 * instances, aliases written alone), and sysfs does not change under
+	 * a running tool. Each PMU's files are read once, when asked for. */
 	pthread_mutex_t pmu_lock;
 	bool pmus_read;
 	int pmus_err;
-	char **pmus;            /* core PMUs first, then the rest, each sorted */
+	struct hpm_pmu_ent *pmus; /* core PMUs first, then the rest, each sorted */
 	size_t nr_pmus;
+};
+
+/* What the context knows of one listed PMU (pmu.c fills it, under
+ * pmu_lock; the context owns it all). */
+struct hpm_pmu_ent {
+	char *name;
+	bool core;
+	bool type_read;
+	int type_err;               /* 0, or why "type" gave no number */
+	uint32_t type;
+	bool cpus_file_read;
+	int cpus_file_rc;           /* reading "cpus": its length or -errno */
+	char *cpus_file;            /* its contents ("" unless cpus_file_rc > 0) */
+	bool cpus_read;
+	char *cpus;                 /* "cpus" or "cpumask", "" when neither */
+	bool loaded;
+	int load_err;
+	struct hpm_pmu *pmu;        /* hpm_pmu__load's result */
 };
 
 /*

@@ -83,8 +83,10 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 		err = set_root(ctx->procfs, procfs);
 	if (!err && tracefs) {
 		err = set_root(ctx->tracefs, tracefs);
+		ctx->tracefs_looked = true;
 	} else if (!err) {
-		find_tracefs(ctx);
+		/* looked for at the first need (look_tracefs): most command
+		 * lines have no event that needs it */
 		/* only the machine's own tracefs, never in a tree a test or a
 		 * user pointed the context at */
 		ctx->tracefs_mountable = HPM_OPTS_GET(opts, mount_tracefs, false) &&
@@ -119,11 +121,21 @@ static void mount_tracefs(struct hpm_ctx *ctx)
 	hpm__log(ctx, HPM_LOG_INFO, "mounted tracefs at %s, which was not mounted", dir);
 }
 
+/* Under tracefs_lock. */
+static void look_tracefs(struct hpm_ctx *c)
+{
+	if (!c->tracefs_looked) {
+		find_tracefs(c);
+		c->tracefs_looked = true;
+	}
+}
+
 const char *hpm__ctx_tracefs(const struct hpm_ctx *ctx)
 {
 	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* the mount, once */
 
 	pthread_mutex_lock(&c->tracefs_lock);
+	look_tracefs(c);
 	if (!c->tracefs[0] && c->tracefs_mountable && !c->tracefs_mount_tried) {
 		c->tracefs_mount_tried = true;
 		mount_tracefs(c);
@@ -134,6 +146,7 @@ const char *hpm__ctx_tracefs(const struct hpm_ctx *ctx)
 
 int hpm__ctx_tracefs_err(const struct hpm_ctx *ctx)
 {
+	hpm_ctx__tracefs_root(ctx);
 	return ctx->tracefs[0] ? 0 : ctx->tracefs_err ? ctx->tracefs_err : -ENOENT;
 }
 
@@ -141,8 +154,12 @@ void hpm_ctx__free(struct hpm_ctx *ctx)
 {
 	if (!ctx)
 		return;
-	for (size_t i = 0; i < ctx->nr_pmus; i++)
-		free(ctx->pmus[i]);
+	for (size_t i = 0; i < ctx->nr_pmus; i++) {
+		free(ctx->pmus[i].name);
+		free(ctx->pmus[i].cpus);
+		free(ctx->pmus[i].cpus_file);
+		free(ctx->pmus[i].pmu);
+	}
 	free(ctx->pmus);
 	pthread_mutex_destroy(&ctx->pmu_lock);
 	pthread_mutex_destroy(&ctx->tracefs_lock);
@@ -153,6 +170,11 @@ const char *hpm_ctx__sysfs_root(const struct hpm_ctx *ctx) { return ctx->sysfs; 
 const char *hpm_ctx__procfs_root(const struct hpm_ctx *ctx) { return ctx->procfs; }
 const char *hpm_ctx__tracefs_root(const struct hpm_ctx *ctx)
 {
+	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* the look, once */
+
+	pthread_mutex_lock(&c->tracefs_lock);
+	look_tracefs(c);
+	pthread_mutex_unlock(&c->tracefs_lock);
 	return ctx->tracefs[0] ? ctx->tracefs : NULL;
 }
 

@@ -23,19 +23,16 @@ struct cores_find {
 static int cores_cb(const char *name, void *arg)
 {
 	struct cores_find *cf = arg;
-	char path[PATH_MAX];
-	long type;
+	uint32_t type;
 
 	if (!hpm_pmu__is_core(cf->ctx, name))
 		return 1; /* core PMUs come first: the rest are not */
 	if (cf->nr == HPM_MAX_CORE_PMUS || strlen(name) >= HPM_PMU_NAME_MAX ||
-	    hpm__path(path, sizeof(path), cf->ctx->sysfs, "bus/event_source/devices/%s/type",
-		      name) ||
-	    hpm__read_long(path, &type) || type < 0 || type > UINT32_MAX)
+	    hpm_pmu__type(cf->ctx, name, &type))
 		return 0;
 	struct hpm_core_pmu *c = &cf->core[cf->nr++];
 	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->type = (uint32_t)type;
+	c->type = type;
 	hpm_pmu__cpus(cf->ctx, name, c->cpus, sizeof(c->cpus));
 	return 0;
 }
@@ -93,11 +90,12 @@ static bool generic_unaimed(const struct hpm_event *ev)
 int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx)
 {
 	struct hpm_evlist *l = p->list;
-	unsigned n = hpm_evlist__cores(l);
 	char *names[HPM_MAX_CORE_PMUS] = { 0 };
+	unsigned n;
 	int rc = 0;
 
-	if (n < 2 || !generic_unaimed(&l->ev[idx]))
+	/* the PMU list only for the events it concerns */
+	if (!generic_unaimed(&l->ev[idx]) || (n = hpm_evlist__cores(l)) < 2)
 		return 0;
 	if (p->flags & HPM_EVLIST_MAIN_CORE)
 		n = 1;
@@ -214,7 +212,7 @@ int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_
 	size_t plen = (size_t)(slash - s);
 	size_t close = hpm__terms_close(s, plen + 1, len);
 	const char *end = close < len ? s + close : NULL;
-	char pmuname[HPM_PMU_NAME_MAX], path[PATH_MAX];
+	char pmuname[HPM_PMU_NAME_MAX];
 	struct instances in = { .prefix = pmuname };
 	char *written = NULL;
 	int rc = 0;
@@ -227,8 +225,8 @@ int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_
 	memcpy(pmuname, s, plen);
 	pmuname[plen] = '\0';
 	/* a PMU of that very name is the one meant (armv8_pmuv3_0, cpu) */
-	if (hpm__path(path, sizeof(path), p->list->ctx->sysfs, "bus/event_source/devices/%s/type",
-		      pmuname) || access(path, F_OK) == 0)
+	uint32_t type;
+	if (hpm_pmu__type(p->list->ctx, pmuname, &type) != -HPM_ERR_UNKNOWN_PMU)
 		return hpm_parser__resolve_pmu(p, idx, pmuname, s, len, pos);
 	in.name = malloc(MAX_INSTANCES * sizeof(*in.name));
 	if (!in.name)

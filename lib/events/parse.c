@@ -134,11 +134,9 @@ struct type_find {
 static int type_find_cb(const char *name, void *arg)
 {
 	struct type_find *tf = arg;
-	char path[PATH_MAX];
-	long type;
+	uint32_t type;
 
-	if (hpm__path(path, sizeof(path), tf->ctx->sysfs, "bus/event_source/devices/%s/type",
-		      name) || hpm__read_long(path, &type) || type != (long)tf->type)
+	if (hpm_pmu__type(tf->ctx, name, &type) || type != tf->type)
 		return 0;
 	snprintf(tf->pmu, HPM_PMU_NAME_MAX, "%s", name);
 	return 1;

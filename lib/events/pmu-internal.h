@@ -7,6 +7,8 @@
  * Ownership: a struct hpm_pmu is a value the caller owns (fixed arrays, no
  * heap inside); the context's PMU name list (ctx-internal.h) is the
  * context's, and names returned from it are borrowed from the context.
+ * Every file of a listed PMU is read at most once per context (the
+ * context keeps what it read: type, cpus, formats).
  */
 #ifndef HPM_PMU_INTERNAL_H
 #define HPM_PMU_INTERNAL_H
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include <hpmon/event.h>
 #include "core/ctx-internal.h"
 
 #define HPM_PMU_NAME_MAX 64
@@ -78,13 +81,20 @@ int hpm_pmu__load(const struct hpm_ctx *ctx, const char *name,
 typedef int (*hpm_pmu_name_fn)(const char *name, void *arg);
 int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg);
 
-/* Name of the first core PMU into @buf, or -ENOENT when there is none. */
-int hpm_pmu__core_name(const struct hpm_ctx *ctx, char *buf, size_t len);
+/* hpm_pmu__core_name (hpmon/event.h): the first core PMU's name. */
 bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name);
+/* PMU @name's type (its "type" file, read once per context): 0,
+ * -HPM_ERR_UNKNOWN_PMU (no such file) or -HPM_ERR_SYSFS. */
+int hpm_pmu__type(const struct hpm_ctx *ctx, const char *name, uint32_t *type);
 /* The CPUs PMU @name counts on: its "cpus" (core PMUs of a hybrid CPU) or
  * "cpumask" (uncore) file into @buf; "" when it has neither or the list
  * does not fit. */
 void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len);
+/* Its "cpus" file alone (a core PMU's CPUs), "" when it has none or the
+ * list does not fit. */
+void hpm_pmu__cpus_file(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len);
+/* The longest CPU list kept: longer ones are "" to every caller. */
+#define HPM_PMU_CPUS_MAX 4096
 
 /* Parse a format file's contents ("config1:0-15,32"): 0, -HPM_ERR_SYSFS
  * (malformed) or -EOPNOTSUPP (config3 where the build's linux/perf_event.h

@@ -105,56 +105,217 @@ static int load_formats(const char *dir, struct hpm_pmu *pmu)
 	return 0;
 }
 
-static bool exists(const char *path)
-{
-	return access(path, F_OK) == 0;
-}
+/* ---- the context's PMU list: each file read once, at the first need ---- */
 
-bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name)
+static int read_type(const struct hpm_ctx *ctx, const char *name, uint32_t *out)
 {
 	char path[PATH_MAX];
 	long type;
-
-	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom"))
-		return true;
-	/* Arm core PMUs list their CPUs in "cpus"; uncore ones use "cpumask". */
-	if (hpm__path(path, sizeof(path), ctx->sysfs,
-		      "bus/event_source/devices/%s/cpus", name) == 0 && exists(path))
-		return true;
-	if (hpm__path(path, sizeof(path), ctx->sysfs,
-		      "bus/event_source/devices/%s/type", name) == 0 &&
-	    hpm__read_long(path, &type) == 0 && type == PERF_TYPE_RAW)
-		return true;
-	return false;
-}
-
-static int load_exact(const struct hpm_ctx *ctx, const char *name,
-		      struct hpm_pmu *pmu)
-{
-	char path[PATH_MAX];
-	long type;
-	int err;
-
-	if (strlen(name) >= sizeof(pmu->name) || strchr(name, '/') || name[0] == '.')
-		return -HPM_ERR_UNKNOWN_PMU;
-	err = hpm__path(path, sizeof(path), ctx->sysfs,
-			"bus/event_source/devices/%s/type", name);
+	int err = hpm__path(path, sizeof(path), ctx->sysfs,
+			    "bus/event_source/devices/%s/type", name);
 	if (err)
 		return err;
 	err = hpm__read_long(path, &type);
 	if (err == -ENOENT || err == -ENOTDIR)
 		return -HPM_ERR_UNKNOWN_PMU;
 	if (err)
-		return err == -HPM_ERR_SYSFS ? err : -HPM_ERR_SYSFS;
+		return -HPM_ERR_SYSFS;
 	if (type < 0 || type > UINT32_MAX)
 		return -HPM_ERR_SYSFS;
+	*out = (uint32_t)type;
+	return 0;
+}
+
+/* Under pmu_lock. */
+static int ent_type(const struct hpm_ctx *ctx, struct hpm_pmu_ent *e)
+{
+	if (!e->type_read) {
+		e->type_err = read_type(ctx, e->name, &e->type);
+		e->type_read = true;
+	}
+	return e->type_err;
+}
+
+/* PMU @e's "cpus" file, read once (under pmu_lock): core detection asks
+ * whether it is there, and hpm_pmu__cpus and hpm_sysinfo what it says. */
+static void ent_cpus_file(const struct hpm_ctx *ctx, struct hpm_pmu_ent *e)
+{
+	char path[PATH_MAX], buf[HPM_PMU_CPUS_MAX];
+
+	if (e->cpus_file_read)
+		return;
+	e->cpus_file_rc = hpm__path(path, sizeof(path), ctx->sysfs,
+				    "bus/event_source/devices/%s/cpus", e->name);
+	if (!e->cpus_file_rc)
+		e->cpus_file_rc = hpm__read_text(path, buf, sizeof(buf));
+	e->cpus_file = strdup(e->cpus_file_rc > 0 ? buf : "");
+	if (!e->cpus_file)
+		return; /* asked again next time */
+	e->cpus_file_read = true;
+}
+
+static bool exists_rc(int rc)
+{
+	return rc >= 0 || (rc != -ENOENT && rc != -ENOTDIR && rc != -ENAMETOOLONG);
+}
+
+/* perf's rule: the x86 names, a "cpus" file (Arm core PMUs; uncore ones
+ * have "cpumask"), or the type the kernel gives hardware events. Under
+ * pmu_lock when @e is given. */
+static bool core_by_files(const struct hpm_ctx *ctx, const char *name, struct hpm_pmu_ent *e)
+{
+	char path[PATH_MAX];
+	uint32_t type;
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom"))
+		return true;
+	if (e) {
+		ent_cpus_file(ctx, e);
+		if (e->cpus_file_read && exists_rc(e->cpus_file_rc))
+			return true;
+		return ent_type(ctx, e) == 0 && e->type == PERF_TYPE_RAW;
+	}
+	if (hpm__path(path, sizeof(path), ctx->sysfs,
+		      "bus/event_source/devices/%s/cpus", name) == 0 && access(path, F_OK) == 0)
+		return true;
+	return read_type(ctx, name, &type) == 0 && type == PERF_TYPE_RAW;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const struct hpm_pmu_ent *x = a, *y = b;
+	if (x->core != y->core)
+		return x->core ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The PMU names, core PMUs first, then the rest, each alphabetically.
+ * Under pmu_lock. */
+static int read_pmus(struct hpm_ctx *ctx)
+{
+	char dir[PATH_MAX];
+	char **names = NULL;
+	struct hpm_pmu_ent *v;
+	size_t n = 0;
+	int rc = hpm_pmu__devices_dir(ctx, dir, sizeof(dir));
+
+	if (!rc)
+		rc = hpm__list_dir(dir, false, &names, &n);
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	if (!(v = calloc(n ? n : 1, sizeof(*v)))) {
+		hpm__free_names(names, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i].name = names[i]; /* the strings move to v */
+		v[i].core = core_by_files(ctx, names[i], &v[i]);
+	}
+	free(names);
+	qsort(v, n, sizeof(*v), cmp_ent);
+	ctx->pmus = v;
+	ctx->nr_pmus = n;
+	return 0;
+}
+
+/* The list, read at the first call: 0 or -errno. */
+static int pmu_list(const struct hpm_ctx *ctx)
+{
+	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* its cache only */
+
+	pthread_mutex_lock(&c->pmu_lock);
+	if (!c->pmus_read) {
+		c->pmus_err = read_pmus(c);
+		c->pmus_read = true;
+	}
+	pthread_mutex_unlock(&c->pmu_lock);
+	return c->pmus_err;
+}
+
+/* PMU @name in the list; NULL when the list has no such PMU (or none
+ * could be read: callers then read sysfs themselves). */
+static struct hpm_pmu_ent *pmu_ent(const struct hpm_ctx *ctx, const char *name)
+{
+	if (pmu_list(ctx))
+		return NULL;
+	for (size_t i = 0; i < ctx->nr_pmus; i++)
+		if (!strcmp(ctx->pmus[i].name, name))
+			return &ctx->pmus[i];
+	return NULL;
+}
+
+bool hpm_pmu__is_core(const struct hpm_ctx *ctx, const char *name)
+{
+	struct hpm_pmu_ent *e;
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom"))
+		return true;
+	e = pmu_ent(ctx, name);
+	return e ? e->core : core_by_files(ctx, name, NULL);
+}
+
+int hpm_pmu__type(const struct hpm_ctx *ctx, const char *name, uint32_t *type)
+{
+	struct hpm_pmu_ent *e = pmu_ent(ctx, name);
+	int err;
+
+	if (!e)
+		return read_type(ctx, name, type);
+	pthread_mutex_lock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	err = ent_type(ctx, e);
+	if (!err)
+		*type = e->type;
+	pthread_mutex_unlock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	return err;
+}
+
+static int load_uncached(const struct hpm_ctx *ctx, const char *name, bool core,
+			 uint32_t type, struct hpm_pmu *pmu)
+{
+	char path[PATH_MAX];
+	int err;
+
 	memset(pmu, 0, sizeof(*pmu));
 	snprintf(pmu->name, sizeof(pmu->name), "%s", name);
-	pmu->type = (uint32_t)type;
-	pmu->core = hpm_pmu__is_core(ctx, name);
+	pmu->type = type;
+	pmu->core = core;
 	err = hpm__path(path, sizeof(path), ctx->sysfs,
 			"bus/event_source/devices/%s/format", name);
 	return err ? err : load_formats(path, pmu);
+}
+
+static int load_exact(const struct hpm_ctx *ctx, const char *name,
+		      struct hpm_pmu *pmu)
+{
+	struct hpm_pmu_ent *e;
+	uint32_t type;
+	int err;
+
+	if (strlen(name) >= sizeof(pmu->name) || strchr(name, '/') || name[0] == '.')
+		return -HPM_ERR_UNKNOWN_PMU;
+	if (!(e = pmu_ent(ctx, name))) {
+		err = read_type(ctx, name, &type);
+		return err ? err : load_uncached(ctx, name, hpm_pmu__is_core(ctx, name), type, pmu);
+	}
+	pthread_mutex_lock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	if (!e->loaded) {
+		e->loaded = true;
+		e->load_err = ent_type(ctx, e);
+		if (!e->load_err && !(e->pmu = malloc(sizeof(*e->pmu))))
+			e->load_err = -ENOMEM;
+		if (!e->load_err)
+			e->load_err = load_uncached(ctx, name, e->core, e->type, e->pmu);
+		if (e->load_err) {
+			free(e->pmu);
+			e->pmu = NULL;
+			e->loaded = e->load_err != -ENOMEM;
+		}
+	}
+	err = e->load_err;
+	if (!err)
+		memcpy(pmu, e->pmu, sizeof(*pmu));
+	pthread_mutex_unlock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	return err;
 }
 
 struct prefix_find {
@@ -247,48 +408,14 @@ void hpm__free_names(char **v, size_t n)
 	free(v);
 }
 
-/* The PMU names, core PMUs first, then the rest, each alphabetically:
- * read from sysfs at the first call, kept in the context. */
-static int read_pmus(struct hpm_ctx *ctx)
-{
-	char dir[PATH_MAX];
-	char **names = NULL, **v;
-	size_t n = 0, k = 0;
-	int rc = hpm_pmu__devices_dir(ctx, dir, sizeof(dir));
-
-	if (!rc)
-		rc = hpm__list_dir(dir, false, &names, &n);
-	if (rc)
-		return rc == -ENOENT ? 0 : rc;
-	if (!(v = malloc((n ? n : 1) * sizeof(*v)))) {
-		hpm__free_names(names, n);
-		return -ENOMEM;
-	}
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < n; i++)
-			if (hpm_pmu__is_core(ctx, names[i]) == (pass == 0))
-				v[k++] = names[i];
-	free(names); /* the strings moved to v */
-	ctx->pmus = v;
-	ctx->nr_pmus = k;
-	return 0;
-}
-
 int hpm_pmu__foreach(const struct hpm_ctx *ctx, hpm_pmu_name_fn fn, void *arg)
 {
-	struct hpm_ctx *c = (struct hpm_ctx *)ctx; /* its cache only */
-	int rc = 0;
+	int rc = pmu_list(ctx);
 
-	pthread_mutex_lock(&c->pmu_lock);
-	if (!c->pmus_read) {
-		c->pmus_err = read_pmus(c);
-		c->pmus_read = true;
-	}
-	pthread_mutex_unlock(&c->pmu_lock);
-	if (c->pmus_err)
-		return c->pmus_err;
-	for (size_t i = 0; i < c->nr_pmus && rc == 0; i++)
-		rc = fn(c->pmus[i], arg);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < ctx->nr_pmus && rc == 0; i++)
+		rc = fn(ctx->pmus[i].name, arg);
 	return rc;
 }
 
@@ -412,7 +539,7 @@ int hpm_pmu__foreach_alias(const struct hpm_ctx *ctx, const char *name,
 
 /* The CPUs PMU @name counts on: its "cpus" (core PMUs) or "cpumask"
  * (uncore) file; "" when it has neither or the list does not fit. */
-void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
+static void read_cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
 {
 	static const char *const files[] = { "cpus", "cpumask" };
 	char path[PATH_MAX];
@@ -429,4 +556,51 @@ void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_
 		if (n == -EFBIG)
 			return;
 	}
+}
+
+void hpm_pmu__cpus(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	struct hpm_pmu_ent *e = pmu_ent(ctx, name);
+	char list[HPM_PMU_CPUS_MAX], path[PATH_MAX];
+
+	if (!e) {
+		read_cpus(ctx, name, buf, len);
+		return;
+	}
+	pthread_mutex_lock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	ent_cpus_file(ctx, e);
+	if (!e->cpus_read && e->cpus_file_read) {
+		/* "cpus", else "cpumask" (read_cpus' order) */
+		list[0] = '\0';
+		if (e->cpus_file_rc > 0)
+			snprintf(list, sizeof(list), "%s", e->cpus_file);
+		else if (e->cpus_file_rc != -EFBIG &&
+			 hpm__path(path, sizeof(path), ctx->sysfs,
+				   "bus/event_source/devices/%s/cpumask", name) == 0 &&
+			 hpm__read_text(path, list, sizeof(list)) <= 0)
+			list[0] = '\0';
+		e->cpus = strdup(list);
+		e->cpus_read = e->cpus != NULL;
+	}
+	snprintf(buf, len, "%s", e->cpus && strlen(e->cpus) < len ? e->cpus : "");
+	pthread_mutex_unlock(&((struct hpm_ctx *)ctx)->pmu_lock);
+}
+
+void hpm_pmu__cpus_file(const struct hpm_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	struct hpm_pmu_ent *e = pmu_ent(ctx, name);
+	char path[PATH_MAX];
+
+	buf[0] = '\0';
+	if (!e) {
+		if (hpm__path(path, sizeof(path), ctx->sysfs, "bus/event_source/devices/%s/cpus",
+			      name) == 0 && hpm__read_text(path, buf, len) < 0)
+			buf[0] = '\0';
+		return;
+	}
+	pthread_mutex_lock(&((struct hpm_ctx *)ctx)->pmu_lock);
+	ent_cpus_file(ctx, e);
+	if (e->cpus_file && strlen(e->cpus_file) < len)
+		snprintf(buf, len, "%s", e->cpus_file);
+	pthread_mutex_unlock(&((struct hpm_ctx *)ctx)->pmu_lock);
 }

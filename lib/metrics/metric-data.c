@@ -2,7 +2,10 @@
 /*
  * The metric set of a machine (hpm_metricset__new): the metric files
  * shipped for its family's chain, and metrics generated from the typical
- * costs of events (data/costs-*.txt).
+ * costs of events (data/costs-*.txt). They are read at the first need,
+ * not when the set is made: a command line that shows no metric reads
+ * none, and one whose list has only software events binds only the
+ * software file's (msel.c). The set's accessors are here for that.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -30,7 +33,7 @@ static int add_data_file(struct hpm_metricset *ms, const char *file)
 	snprintf(origin, sizeof(origin), "data/%s", file);
 	if (ms->nr_files < sizeof(ms->files) / sizeof(ms->files[0]))
 		snprintf(ms->files[ms->nr_files++], sizeof(ms->files[0]), "%s", file);
-	return hpm_metricset__add_text(ms, text, origin, &e);
+	return hpm__metricset_add_text(ms, text, origin, &e);
 }
 
 struct cost {
@@ -103,8 +106,7 @@ static char *read_costs_file(const char *path)
 
 /* Read costs-FAMILY.txt of the chain, most generic first, then the
  * calibrated file; later ones replace a cause's line. */
-static int load_costs(struct hpm_metricset *ms, const char *costs_file, struct cost **out,
-		      size_t *nr)
+static int load_costs(struct hpm_metricset *ms, struct cost **out, size_t *nr)
 {
 	struct cost *v = NULL;
 	size_t n = 0;
@@ -130,22 +132,11 @@ static int load_costs(struct hpm_metricset *ms, const char *costs_file, struct c
 			return rc;
 		}
 	}
-	if (costs_file) {
-		/* a file that is not there is no calibration: typical costs */
-		char *text = read_costs_file(costs_file);
-		if (!text && errno != ENOENT) {
-			rc = -errno;
+	if (ms->costs_text) {
+		rc = merge_costs(ms->costs_text, "calibrated", &v, &n);
+		if (rc) {
 			free(v);
 			return rc;
-		}
-		if (text) {
-			rc = merge_costs(text, "calibrated", &v, &n);
-			free(text);
-			ms->costs_file = rc ? NULL : strdup(costs_file);
-			if (rc || !ms->costs_file) {
-				free(v);
-				return rc ? rc : -ENOMEM;
-			}
 		}
 	}
 	*out = v;
@@ -157,13 +148,13 @@ static int load_costs(struct hpm_metricset *ms, const char *costs_file, struct c
  * perfex's estimate: each cause's count times its typical cost, as a share
  * of the cycles, assuming no overlap; what remains is "other".
  */
-static int add_costs(struct hpm_metricset *ms, const char *costs_file)
+static int add_costs(struct hpm_metricset *ms)
 {
 	struct cost *c = NULL;
 	size_t n = 0, len = 0;
 	char *text = NULL;
 	FILE *f;
-	int rc = load_costs(ms, costs_file, &c, &n);
+	int rc = load_costs(ms, &c, &n);
 
 	if (rc || !n) {
 		free(c);
@@ -190,17 +181,64 @@ static int add_costs(struct hpm_metricset *ms, const char *costs_file)
 		   "the causes (negative when they overlap more than they leave)\n");
 	fclose(f);
 	struct hpm_parse_error e;
-	rc = text ? hpm_metricset__add_text(ms, text, "data/costs", &e) : -ENOMEM;
+	rc = text ? hpm__metricset_add_text(ms, text, "data/costs", &e) : -ENOMEM;
 	free(text);
 	free(c);
 	return rc;
+}
+
+/* The family's own files, then the costs: what the software file leaves. */
+static int load_rest(struct hpm_metricset *ms)
+{
+	int rc = 0;
+
+	if (!ms->fam_known) {
+		rc = hpm_family__detect_into(ms->ctx, &ms->fam);
+		if (rc)
+			return rc;
+		ms->fam_known = true;
+	}
+	/* generic (even without a core PMU, so that hardware metrics say why
+	 * they cannot be computed), then the family's own */
+	rc = add_data_file(ms, "metrics-generic.txt");
+	for (unsigned c = ms->fam.nr_chain; c-- > 0 && !rc;) {
+		char file[64];
+		if (!strcmp(ms->fam.chain[c], "software") || !strcmp(ms->fam.chain[c], "generic"))
+			continue;
+		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
+		rc = add_data_file(ms, file);
+	}
+	return rc ? rc : add_costs(ms);
+}
+
+int hpm__metricset_load(const struct hpm_metricset *cms, bool all)
+{
+	struct hpm_metricset *ms = (struct hpm_metricset *)cms; /* its cache */
+
+	if (ms->load_err || ms->loaded == HPM_MS_ALL || (!all && ms->loaded != HPM_MS_NONE))
+		return ms->load_err;
+	if (ms->no_builtin) {
+		ms->loaded = HPM_MS_ALL;
+		if (!ms->fam_known && hpm_family__detect_into(ms->ctx, &ms->fam) == 0)
+			ms->fam_known = true;
+		return 0;
+	}
+	if (ms->loaded == HPM_MS_NONE) {
+		/* software first: every family's chain starts with it */
+		ms->load_err = add_data_file(ms, "metrics-software.txt");
+		ms->loaded = HPM_MS_SOFTWARE;
+	}
+	if (all && !ms->load_err) {
+		ms->load_err = load_rest(ms);
+		ms->loaded = HPM_MS_ALL;
+	}
+	return ms->load_err;
 }
 
 struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 					 const struct hpm_metricset_opts *o)
 {
 	struct hpm_metricset *ms;
-	int rc;
 
 	if (!ctx || !HPM_OPTS_VALID(o, hpm_metricset_opts)) {
 		errno = EINVAL;
@@ -210,36 +248,101 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 	if (!ms)
 		return NULL;
 	ms->ctx = ctx;
+	ms->no_builtin = HPM_OPTS_GET(o, no_builtin, false);
 	const char *family = HPM_OPTS_GET(o, family, NULL);
-	if (family)
-		rc = hpm_family__get(family, &ms->fam);
-	else
-		rc = hpm_family__detect_into(ctx, &ms->fam);
-	if (rc) {
-		free(ms);
-		errno = rc == -ENOENT ? EINVAL : -rc;
-		return NULL;
+	if (family) {
+		int rc = hpm_family__get(family, &ms->fam);
+		if (rc) {
+			free(ms);
+			errno = rc == -ENOENT ? EINVAL : -rc;
+			return NULL;
+		}
+		ms->fam_known = true;
 	}
-	if (HPM_OPTS_GET(o, no_builtin, false))
-		return ms;
-	/* software, then generic (even without a core PMU, so that hardware
-	 * metrics say why they cannot be computed), then the family's own */
-	rc = add_data_file(ms, "metrics-software.txt");
-	if (!rc)
-		rc = add_data_file(ms, "metrics-generic.txt");
-	for (unsigned c = ms->fam.nr_chain; c-- > 0 && !rc;) {
-		char file[64];
-		if (!strcmp(ms->fam.chain[c], "software") || !strcmp(ms->fam.chain[c], "generic"))
-			continue;
-		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
-		rc = add_data_file(ms, file);
+	/* The calibrated costs are read now, though applied at the load: a
+	 * file that is there but cannot be read is the caller's error to
+	 * report, not a silent fall back to the typical costs. Not there:
+	 * no calibration. */
+	const char *cf = HPM_OPTS_GET(o, costs_file, NULL);
+	if (cf) {
+		ms->costs_text = read_costs_file(cf);
+		if (!ms->costs_text && errno != ENOENT) {
+			int e = errno;
+			free(ms);
+			errno = e;
+			return NULL;
+		}
+		if (ms->costs_text && !(ms->costs_file = strdup(cf))) {
+			free(ms->costs_text);
+			free(ms);
+			errno = ENOMEM;
+			return NULL;
+		}
 	}
-	if (!rc)
-		rc = add_costs(ms, HPM_OPTS_GET(o, costs_file, NULL));
-	if (rc) {
-		hpm_metricset__free(ms);
-		errno = rc == -ENOMEM ? ENOMEM : EINVAL;
-		return NULL;
-	}
+	/* the family is detected, and the files read, when first needed */
 	return ms;
+}
+
+/* Every accessor of the set reads the built-in metrics first, when it has
+ * not been done (metric-data.c); a failure leaves the set with the
+ * metrics read before it, as hpm_metricset__new's did. */
+static const struct hpm_metricset *all(const struct hpm_metricset *ms)
+{
+	hpm__metricset_load(ms, true);
+	return ms;
+}
+
+const char *hpm_metricset__family(const struct hpm_metricset *ms) { return all(ms)->fam.name; }
+const char *hpm_metricset__costs_file(const struct hpm_metricset *ms) { return ms->costs_file; }
+size_t hpm_metricset__count(const struct hpm_metricset *ms) { return all(ms)->nr; }
+size_t hpm_metricset__nr_files(const struct hpm_metricset *ms) { return all(ms)->nr_files; }
+
+const char *hpm_metricset__file(const struct hpm_metricset *ms, size_t i)
+{
+	return i < all(ms)->nr_files ? ms->files[i] : NULL;
+}
+
+const struct hpm_metric *hpm_metricset__metric(const struct hpm_metricset *ms, size_t i)
+{
+	return i < all(ms)->nr ? ms->m[i] : NULL;
+}
+
+const struct hpm_metric *hpm_metricset__find(const struct hpm_metricset *ms,
+					     const char *name)
+{
+	return hpm__metricset_find(all(ms), name);
+}
+
+bool hpm_metricset__is_group(const struct hpm_metricset *ms, const char *name)
+{
+	for (size_t i = 0; i < all(ms)->nr; i++)
+		if (hpm_metric__in_group(ms->m[i], name))
+			return true;
+	return false;
+}
+
+/* What a caller adds comes after the built-in metrics, which it may
+ * replace by name: they are read first. */
+int hpm_metricset__add_text(struct hpm_metricset *ms, const char *text,
+			    const char *origin, struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_text(ms, text, origin, err);
+}
+
+int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
+			    struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_file(ms, path, err);
+}
+
+int hpm_metricset__add_inline(struct hpm_metricset *ms, const char *def,
+			      struct hpm_parse_error *err)
+{
+	if (ms)
+		hpm__metricset_load(ms, true);
+	return hpm__metricset_add_inline(ms, def, err);
 }

@@ -351,7 +351,7 @@ static int parse_text(struct mparse *p)
 	return rc;
 }
 
-int hpm_metricset__add_text(struct hpm_metricset *ms, const char *text,
+int hpm__metricset_add_text(struct hpm_metricset *ms, const char *text,
 			    const char *origin, struct hpm_parse_error *err)
 {
 	struct hpm_parse_error local;
@@ -383,7 +383,7 @@ int hpm_metricset__add_text(struct hpm_metricset *ms, const char *text,
 	return rc;
 }
 
-int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
+int hpm__metricset_add_file(struct hpm_metricset *ms, const char *path,
 			    struct hpm_parse_error *err)
 {
 	struct hpm_parse_error local;
@@ -429,12 +429,12 @@ int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
 		snprintf(err->msg, sizeof(err->msg), "%s: a NUL byte: not a text file", path);
 		return -HPM_ERR_SYNTAX;
 	}
-	rc = hpm_metricset__add_text(ms, text, path, err);
+	rc = hpm__metricset_add_text(ms, text, path, err);
 	free(text);
 	return rc;
 }
 
-int hpm_metricset__add_inline(struct hpm_metricset *ms, const char *def,
+int hpm__metricset_add_inline(struct hpm_metricset *ms, const char *def,
 			      struct hpm_parse_error *err)
 {
 	struct hpm_parse_error local;

@@ -122,8 +122,34 @@ struct hpm_metricset {
 	size_t nr, cap;
 	char files[16][48];
 	size_t nr_files;
-	char *costs_file;  /* the calibrated costs read, or NULL */
+	char *costs_file;  /* the calibrated costs' path, when read, or NULL */
+	char *costs_text;  /* their text, read at creation, applied at the load */
+	/* The built-in metrics are read at the first need (metric-data.c):
+	 * the family (which reads sysfs) and every file for anything that
+	 * looks at the set, the software file alone while a selection only
+	 * waits for a list of software events to bind (msel.c). */
+	enum { HPM_MS_NONE, HPM_MS_SOFTWARE, HPM_MS_ALL } loaded;
+	bool fam_known;
+	bool no_builtin;
+	int load_err;
 };
+
+/*
+ * Read the built-in metrics not read yet: all of them (@all), or only
+ * metrics-software.txt, which needs no family. Returns the first error
+ * met (kept: the set then holds what was read before it).
+ */
+int hpm__metricset_load(const struct hpm_metricset *ms, bool all);
+/* hpm_metricset__find among the metrics read so far. */
+const struct hpm_metric *hpm__metricset_find(const struct hpm_metricset *ms, const char *name);
+/* hpm_metricset__add_text, __add_file and __add_inline without reading
+ * the built-in metrics first (metric-file.c; metric-data.c reads them). */
+int hpm__metricset_add_text(struct hpm_metricset *ms, const char *text,
+			    const char *origin, struct hpm_parse_error *err);
+int hpm__metricset_add_file(struct hpm_metricset *ms, const char *path,
+			    struct hpm_parse_error *err);
+int hpm__metricset_add_inline(struct hpm_metricset *ms, const char *def,
+			      struct hpm_parse_error *err);
 
 /* The form named @s, as hpm_metric_form__str names it: 0 or -ENOENT. */
 int hpm_metric_form__parse(const char *s, enum hpm_metric_form *out);

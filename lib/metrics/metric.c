@@ -125,40 +125,16 @@ void hpm_metricset__free(struct hpm_metricset *ms)
 		hpm_metric__free(ms->m[i]);
 	free(ms->m);
 	free(ms->costs_file);
+	free(ms->costs_text);
 	free(ms);
 }
 
-const char *hpm_metricset__costs_file(const struct hpm_metricset *ms) { return ms->costs_file; }
-
-const char *hpm_metricset__family(const struct hpm_metricset *ms) { return ms->fam.name; }
-size_t hpm_metricset__count(const struct hpm_metricset *ms) { return ms->nr; }
-size_t hpm_metricset__nr_files(const struct hpm_metricset *ms) { return ms->nr_files; }
-
-const char *hpm_metricset__file(const struct hpm_metricset *ms, size_t i)
-{
-	return i < ms->nr_files ? ms->files[i] : NULL;
-}
-
-const struct hpm_metric *hpm_metricset__metric(const struct hpm_metricset *ms, size_t i)
-{
-	return i < ms->nr ? ms->m[i] : NULL;
-}
-
-const struct hpm_metric *hpm_metricset__find(const struct hpm_metricset *ms,
-					     const char *name)
+const struct hpm_metric *hpm__metricset_find(const struct hpm_metricset *ms, const char *name)
 {
 	for (size_t i = 0; i < ms->nr; i++)
 		if (!strcmp(ms->m[i]->name, name))
 			return ms->m[i];
 	return NULL;
-}
-
-bool hpm_metricset__is_group(const struct hpm_metricset *ms, const char *name)
-{
-	for (size_t i = 0; i < ms->nr; i++)
-		if (hpm_metric__in_group(ms->m[i], name))
-			return true;
-	return false;
 }
 
 /* Add @m (taken), replacing a metric of the same name in place. */
@@ -206,7 +182,7 @@ static int leaves_walk(const struct hpm_metricset *ms, const struct hpm_expr *e,
 		const struct hpm_metric *sub;
 		if (hpm_metric__is_context(name))
 			continue;
-		sub = hpm_metricset__find(ms, name);
+		sub = hpm__metricset_find(ms, name); /* the metrics read so far */
 		if (sub) {
 			int rc = leaves_walk(ms, sub->expr, names, max, n, stack, depth + 1);
 			if (rc)

@@ -103,6 +103,9 @@ int hpm_msel__bind(struct hpm_msel *sel, const struct hpm_evlist *list, size_t f
 
 	if (!sel || !list)
 		return -EINVAL;
+	rc = hpm_msel__bind_pending(sel, list);
+	if (rc)
+		return rc;
 	if (!sel->planned) {
 		char *spec = NULL;
 		rc = hpm_msel__plan(sel, NULL, &spec);
@@ -180,6 +183,9 @@ int hpm_msel__bind_recorded(struct hpm_msel *sel, const struct hpm_event_id *ids
 
 	if (!sel || (!ids && nr))
 		return -EINVAL;
+	int prc = hpm_msel__bind_pending(sel, NULL);
+	if (prc)
+		return prc;
 	if (missing && len)
 		missing[0] = '\0';
 	sel->nr_inst = 0;
@@ -272,6 +278,30 @@ const char *hpm_msel__unit(const struct hpm_msel *sel, size_t i)
 	return s ? hpm_metric__shown_unit(s->m) : "";
 }
 
+static bool expr_uses(const struct hpm_metricset *ms, const struct hpm_expr *e,
+		      const char *name, unsigned depth)
+{
+	if (depth > HPM_METRIC_MAX_CHAIN)
+		return false; /* a cycle: evaluation says so */
+	for (size_t r = 0; r < hpm_expr__nr_refs(e); r++) {
+		const char *ref = hpm_expr__ref(e, r);
+		const struct hpm_metric *sub;
+		if (!strcmp(ref, name))
+			return true;
+		if (!hpm_metric__is_context(ref) && (sub = hpm__metricset_find(ms, ref)) &&
+		    expr_uses(ms, sub->expr, name, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool hpm_msel__uses(const struct hpm_msel *sel, const char *name)
+{
+	for (size_t i = 0; sel && name && i < sel->nr; i++)
+		if (!sel->s[i].dropped && expr_uses(sel->ms, sel->s[i].m->expr, name, 0))
+			return true;
+	return false;
+}
 
 /* ---- evaluation ---- */
 
@@ -338,7 +368,7 @@ static int eval_resolve(void *arg, const char *name, size_t *slot,
 		*slot = n;
 		return 0;
 	}
-	const struct hpm_metric *m = hpm_metricset__find(x->sel->ms, name);
+	const struct hpm_metric *m = hpm__metricset_find(x->sel->ms, name);
 	if (m) {
 		*sub = m->expr;
 		return 0;

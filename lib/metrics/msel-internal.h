@@ -21,6 +21,7 @@
 
 #define MAX_SEL 1024
 #define MAX_NOTES 64
+#define MAX_PENDING 8
 #define MAX_MODS 15
 #define MAX_SUBEV 8     /* events one name resolves to (a derived preset) */
 
@@ -84,7 +85,21 @@ struct hpm_msel {
 	char *notes[MAX_NOTES];
 	size_t nr_notes;
 	bool planned;
+	/* Groups hpm_msel__add_bound chose from the software metrics alone,
+	 * the rest of the set not read: if the bound list holds an event
+	 * that is not a software event, the whole set is read and these
+	 * groups chosen again (hpm_msel__bind_pending). */
+	char *pending[MAX_PENDING];
+	size_t nr_pending;
 };
+
+/*
+ * Before binding to @list (NULL: to a profile's events, whatever they
+ * are): when groups are pending and the list has an event that is not
+ * a software event, read every metric and choose those groups again.
+ * 0 or -errno.
+ */
+int hpm_msel__bind_pending(struct hpm_msel *sel, const struct hpm_evlist *list);
 
 /* Add a note (once: a repeated one is dropped; at most MAX_NOTES). */
 void hpm_msel__add_note(struct hpm_msel *sel, const char *fmt, ...)

@@ -17,6 +17,7 @@
 
 #include <hpmon/preset.h>
 #include "core/suggest-internal.h"
+#include "events/evlist-internal.h"
 #include "metrics/msel-internal.h"
 
 struct hpm_msel *hpm_msel__new(struct hpm_metricset *ms)
@@ -40,6 +41,8 @@ void hpm_msel__free(struct hpm_msel *sel)
 		free(sel->spec[i].text);
 	for (size_t i = 0; i < sel->nr_notes; i++)
 		free(sel->notes[i]);
+	for (size_t i = 0; i < sel->nr_pending; i++)
+		free(sel->pending[i]);
 	free(sel->spec);
 	free(sel->inst);
 	free(sel->s);
@@ -119,6 +122,8 @@ static int select_one(struct hpm_msel *sel, const struct hpm_metric *m,
 	return 0;
 }
 
+static int resolve_pending(struct hpm_msel *sel);
+
 /* Closest group and metric names to @word, for an error. */
 static void suggest(const struct hpm_metricset *ms, const char *word, char *out,
 		    size_t len)
@@ -151,6 +156,7 @@ int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_erro
 	memset(err, 0, sizeof(*err));
 	if (!sel || !names)
 		return -EINVAL;
+	rc = sel->nr_pending ? resolve_pending(sel) : hpm__metricset_load(sel->ms, true);
 	while (*p && !rc) {
 		size_t len = strcspn(p, ",");
 		char item[128], *mods;
@@ -208,13 +214,71 @@ int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_erro
 	return rc;
 }
 
-int hpm_msel__add_bound(struct hpm_msel *sel, const char *group)
+static int add_bound(struct hpm_msel *sel, const char *group)
 {
 	int rc = 0;
-	if (!sel || !group)
-		return -EINVAL;
 	for (size_t i = 0; i < sel->ms->nr && !rc; i++)
 		if (hpm_metric__in_group(sel->ms->m[i], group))
 			rc = select_one(sel, sel->ms->m[i], "", true);
 	return rc;
+}
+
+int hpm_msel__add_bound(struct hpm_msel *sel, const char *group)
+{
+	if (!sel || !group)
+		return -EINVAL;
+	/*
+	 * Bound metrics show only when every event they count is in the
+	 * list. A list of software events binds only software metrics,
+	 * which metrics-software.txt holds (test-metric-lazy checks that no
+	 * other built-in file has one): until the list is known, read that
+	 * file alone, and the rest (family detection and all) only for a
+	 * list that can use it.
+	 */
+	if (sel->ms->loaded != HPM_MS_ALL && sel->nr_pending < MAX_PENDING) {
+		bool only_bound = true;
+		for (size_t i = 0; i < sel->nr; i++)
+			only_bound &= sel->s[i].bound_only;
+		char *g = only_bound ? strdup(group) : NULL;
+		if (g) {
+			hpm__metricset_load(sel->ms, false);
+			sel->pending[sel->nr_pending++] = g;
+			return add_bound(sel, group);
+		}
+	}
+	hpm__metricset_load(sel->ms, true);
+	return add_bound(sel, group);
+}
+
+static bool software_only(const struct hpm_evlist *list)
+{
+	for (size_t i = 0; list && i < list->nr; i++)
+		if (list->ev[i].attr.type != PERF_TYPE_SOFTWARE)
+			return false;
+	return list != NULL;
+}
+
+/* Read the whole set and choose the pending groups again, in its order:
+ * every selection is a bound one of those groups. */
+static int resolve_pending(struct hpm_msel *sel)
+{
+	int rc = 0;
+
+	hpm__metricset_load(sel->ms, true);
+	sel->nr = 0;
+	sel->planned = false;
+	for (size_t i = 0; i < sel->nr_pending; i++) {
+		if (!rc)
+			rc = add_bound(sel, sel->pending[i]);
+		free(sel->pending[i]);
+	}
+	sel->nr_pending = 0;
+	return rc;
+}
+
+int hpm_msel__bind_pending(struct hpm_msel *sel, const struct hpm_evlist *list)
+{
+	if (!sel->nr_pending || software_only(list))
+		return 0;
+	return resolve_pending(sel);
 }

@@ -79,7 +79,7 @@ static int add_pmu(const char *name, void *arg)
 		p->type = -1; /* no readable type: not a PMU perf can open */
 		p->core = false;
 	}
-	hpm__si_read_str(sysfs, hpm__si_pmu_file(rel, sizeof(rel), name, "cpus"), p->cpus, sizeof(p->cpus));
+	hpm_pmu__cpus_file(l->ctx, name, p->cpus, sizeof(p->cpus)); /* read once */
 	hpm__si_read_str(sysfs, hpm__si_pmu_file(rel, sizeof(rel), name, "caps/pmu_name"), p->caps_name,
 		 sizeof(p->caps_name));
 	p->max_precise = hpm__si_read_int(sysfs, hpm__si_pmu_file(rel, sizeof(rel), name, "caps/max_precise"));

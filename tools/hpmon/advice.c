@@ -34,28 +34,11 @@ int advice_paranoid(struct hpm_ctx *ctx)
 
 int advice_no_core_pmu(struct hpm_ctx *ctx)
 {
-	char path[512];
-	struct dirent *de;
-	DIR *d;
-	int none = 1;
+	char core[64];
 
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices", hpm_ctx__sysfs_root(ctx));
-	d = opendir(path);
-	if (!d)
-		return 1;
-	/* a core PMU is "cpu"/"cpu_core"/"cpu_atom", or lists its CPUs (Arm) */
-	while (none && (de = readdir(d))) {
-		char p2[768];
-		if (!strcmp(de->d_name, "cpu") || !strncmp(de->d_name, "cpu_", 4)) {
-			none = 0;
-			break;
-		}
-		snprintf(p2, sizeof(p2), "%s/%s/cpus", path, de->d_name);
-		if (access(p2, F_OK) == 0)
-			none = 0;
-	}
-	closedir(d);
-	return none;
+	/* the library's list, read once: this is asked for every event
+	 * that fails */
+	return hpm_pmu__core_name(ctx, core, sizeof(core)) != 0;
 }
 
 static int is_hw(const struct hpm_event *ev)
@@ -83,11 +66,13 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 {
 	int system = target == ADVICE_SYSTEM;
 	const struct perf_event_attr *a = hpm_event__attr(ev);
-	int par = advice_paranoid(ctx);
+	int par;
 
 	switch (-err) {
 	case EACCES:
 	case EPERM:
+		/* read here only: every event that fails asks */
+		par = advice_paranoid(ctx);
 		if (target == ADVICE_ATTACH && par > 2)
 			snprintf(buf, len,
 				 "permission denied: perf_event_paranoid is %d, which lets only root "

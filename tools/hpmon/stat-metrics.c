@@ -186,8 +186,6 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 	for (size_t i = 0; i < hpm_msel__nr_notes(sm->sel); i++)
 		add_note(sm, hpm_msel__note(sm->sel, i));
 	cost_note(sm);
-	sm->num_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	sm->cpu_hz = read_cpu_hz(ctx);
 	*out = sm;
 	return 0;
 }
@@ -294,6 +292,16 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
 		sm_->anchor = hpm_msel__anchor(sm->sel, i);
 		sm_->dflt = hpm_msel__is_bound_only(sm->sel, i);
 		hpm_value__na(&sm_->v, "not computed yet");
+	}
+	/* what the machine says of itself, only for a metric shown that
+	 * needs it (once: -r binds again) */
+	if (!sm->num_cpus && hpm_msel__uses(sm->sel, "num_cpus")) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		sm->num_cpus = cpus > 0 ? (int)cpus : -1; /* -1: not known */
+	}
+	if (!sm->cpu_hz && hpm_msel__uses(sm->sel, "cpu_hz")) {
+		double hz = read_cpu_hz(sm->ctx);
+		sm->cpu_hz = hz > 0 ? hz : -1;
 	}
 	r->per_second = sm->per_second;
 	r->per_kinst = sm->per_kinst;
