@@ -210,7 +210,7 @@ struct hpm_profile_status {
 	bool complete;           /* the end chunk was read */
 	bool truncated;          /* the file ends inside a chunk or header */
 	bool corrupt;            /* a chunk failed its checksum or decoding */
-	uint64_t chunks;         /* chunks read in full */
+	uint64_t chunks;         /* chunks read in full (perf.data: records) */
 	uint64_t good_bytes;     /* offset after the last good chunk */
 	uint64_t file_bytes;
 	char what[160];          /* one sentence when !complete, else "" */

@@ -565,6 +565,7 @@ int hpm__perfdata_next(struct hpm_perfdata *pd, struct hpm_prec *r)
 	size_t size;
 
 	while (next_raw(pd, &rec, &size)) {
+		pd->st.chunks++; /* for perf.data: records read in full */
 		int rc = decode(pd, rec, size, r);
 		if (rc == 1)
 			return 1;

@@ -374,6 +374,27 @@ static int read_attrs(struct hpm_perfdata *pd, uint64_t esz, struct sect s)
 	return 0;
 }
 
+/* A name for an event the header does not name (a file perf did not
+ * finish has no feature sections): perf's for the generic events. */
+static const char *generic_name(const struct perf_event_attr *a)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+		"ref-cycles",
+	};
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+		"bpf-output", "cgroup-switches",
+	};
+	if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->config];
+	if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->config];
+	return "unknown";
+}
+
 static int setup(struct hpm_perfdata *pd)
 {
 	const unsigned char *h = pd->data;
@@ -404,7 +425,7 @@ static int setup(struct hpm_perfdata *pd)
 			return rc;
 	}
 	for (uint32_t i = 0; i < pd->meta.nr_events; i++) {
-		pd->events[i].name = pd->names[i] ? pd->names[i] : "unknown";
+		pd->events[i].name = pd->names[i] ? pd->names[i] : generic_name(&pd->attrs[i]);
 	}
 #define S(f) if (!pd->meta.f) pd->meta.f = ""
 	S(command);
