@@ -142,7 +142,8 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 
 	if (sc->stacks && rep_unwind(r, s0, &unwound, sc->chain))
 		s = &unwound;
-	bool stack = sc->stacks && s->nr_chain && (sc->f & (F_IP | F_SYM | F_DSO));
+	/* as perf: the symbol and the object go with the address */
+	bool stack = sc->stacks && s->nr_chain && (sc->f & F_IP);
 	if (sc->f & F_COMM)
 		fprintf(o, stack ? "%s " : "%16s ", comm);
 	if ((sc->f & F_PID) && (sc->f & F_TID))
@@ -161,7 +162,7 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 	if (sc->f & F_EVENT)
 		fprintf(o, "%*s: ", sc->name_width, e->name);
 	if (!stack) {
-		if (sc->f & (F_IP | F_SYM | F_DSO))
+		if (sc->f & F_IP)
 			put_frame(sc, r, s, s->ip, s->mode, false);
 		else
 			fputc('\n', o);
@@ -205,7 +206,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'F':
 			if (parse_fields(optarg, &sc.f, &sc.user_cpu))
 				return HPM_EXIT_USAGE;
-			explicit = true;
+			explicit = optarg[0] != '+' && optarg[0] != '-';
 			break;
 		case 'G': sc.stacks = false; break;
 		case 'h':
