@@ -7,6 +7,7 @@
  * file's size.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,7 +299,8 @@ int hpm__pd_add_id(struct hpm_perfdata *pd, uint64_t id, uint32_t ev)
 
 void hpm__pd_sort_ids(struct hpm_perfdata *pd)
 {
-	qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), id_cmp);
+	if (pd->nr_ids > 1)
+		qsort(pd->ids, pd->nr_ids, sizeof(*pd->ids), id_cmp);
 }
 
 uint32_t hpm__pd_ev_of(const struct hpm_perfdata *pd, uint64_t id)
@@ -344,7 +346,8 @@ static int read_attrs(struct hpm_perfdata *pd, uint64_t esz, struct sect s)
 		struct perf_event_attr *at = &pd->attrs[i];
 		memcpy(at, a, asz < sizeof(*at) ? asz : sizeof(*at));
 		struct sect ids = sect_at(a + asz);
-		if (!sect_ok(pd, ids) || ids.size % 8)
+		/* sections may overlap: no more ids than the file has words */
+		if (!sect_ok(pd, ids) || ids.size % 8 || pd->nr_ids + ids.size / 8 > pd->size / 8)
 			return -EBADMSG;
 		for (uint64_t k = 0; k < ids.size / 8; k++)
 			if (hpm__pd_add_id(pd, pd_u64(pd->data + ids.off + 8 * k), i))
@@ -419,8 +422,12 @@ static int setup(struct hpm_perfdata *pd)
 		pd->st.truncated = true;
 	} else {
 		pd->end = data.size <= pd->size - data.off ? data.off + data.size : pd->size;
-		if (data.size > pd->size - data.off)
+		if (data.size > pd->size - data.off) {
 			pd->st.truncated = true;
+			snprintf(pd->st.what, sizeof(pd->st.what), "the data section is cut at byte "
+				 "%zu: %llu bytes of it are missing", pd->size,
+				 (unsigned long long)(data.size - (pd->size - data.off)));
+		}
 		if ((rc = read_features(pd, data)))
 			return rc;
 	}
