@@ -11,10 +11,12 @@ prec() { timeout -k 5 60 perf record -q "$@" 2>"$P/perf.err" >/dev/null; }
 prec -e task-clock -o "$P/t.data" /bin/true ||
 	skip "perf record cannot sample here: $(cat "$P/perf.err")"
 
-# 1. A simple profile, line for line. The task is kept on one CPU: perf
-# script orders the samples of all CPUs by time and hpmon script keeps the
-# file's order (docs/hpmon-script.md), which is the same for one CPU.
-prec -e task-clock -o "$P/r.data" -- taskset -c 0 "$WORKLOADS/ratio" 20000000 ||
+# 1. A simple profile, line for line. perf and so the task are kept on
+# one CPU from the start: perf script orders the samples of all CPUs by
+# time and hpmon script keeps the file's order (docs/hpmon-script.md),
+# which is the same for one CPU.
+prec1() { timeout -k 5 60 taskset -c 0 perf record -q "$@" 2>"$P/perf.err" >/dev/null; }
+prec1 -e task-clock -o "$P/r.data" -- "$WORKLOADS/ratio" 20000000 ||
 	fail "perf record: $(cat "$P/perf.err")"
 perf script -i "$P/r.data" >"$P/perf.txt" 2>/dev/null
 hpm_ok script -i "$P/r.data"
@@ -22,6 +24,17 @@ hpm_ok script -i "$P/r.data"
 diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
 	fail "hpmon script differs from perf script:
 $(head -20 "$P/diff")"
+
+# a group read at each sample: a line for each member whose count moved,
+# with what it counted since the previous sample as its period
+prec1 -e '{task-clock,page-faults}:S' -o "$P/s.data" -- "$WORKLOADS/ratio" 10000000 ||
+	fail "perf record :S: $(cat "$P/perf.err")"
+perf script -i "$P/s.data" >"$P/perf.txt" 2>/dev/null
+hpm_ok script -i "$P/s.data"
+diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
+	fail "hpmon script differs from perf script on a group:
+$(head -20 "$P/diff")"
+expect_grep "group: a member's line" '^ +ratio +[0-9]+ +[0-9.]+: +[0-9]+ page-faults: ' "$E2E_TMP/out"
 
 # -F: the same fields as perf's, in perf's order whatever the order asked
 F=comm,pid,tid,time,event,ip,sym,symoff,dso,period

@@ -6,6 +6,7 @@
  * output (FlameGraph's stackcollapse-perf.pl, one-liners) read it
  * unchanged (docs/hpmon-script.md).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "builtin.h"
 #include "report/report.h"
+#include "report/table.h"
 
 static const char script_usage[] =
 	"usage: hpmon script [-i FILE] [-F FIELDS] [-G]\n"
@@ -57,6 +59,10 @@ struct script {
 	int name_width;
 	FILE *out;
 	uint64_t chain[256]; /* UNWIND_MAX, rep_unwind's room */
+	/* group reads: each member's last count, by (tid, cpu, event) */
+	struct htab *h_prev;
+	uint64_t *prev;
+	size_t nr_prev, cap_prev;
 };
 
 static int field_bit(const char *name, size_t len)
@@ -132,16 +138,13 @@ static enum hpm_mode chain_mode(uint64_t ip, enum hpm_mode mode)
 	}
 }
 
-static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *comm, void *arg)
+/* One line (and its stack) of sample @s as event @ev with @period. */
+static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample *s, uint32_t ev,
+		      uint64_t period, const char *comm)
 {
-	struct script *sc = arg;
-	const struct hpm_profile_event *e = &r->meta.events[s0->ev];
-	struct hpm_sample unwound;
-	const struct hpm_sample *s = s0;
+	const struct hpm_profile_event *e = &r->meta.events[ev];
 	FILE *o = sc->out;
 
-	if (sc->stacks && rep_unwind(r, s0, &unwound, sc->chain))
-		s = &unwound;
 	/* as perf: the symbol and the object go with the address */
 	bool stack = sc->stacks && s->nr_chain && (sc->f & F_IP);
 	if (sc->f & F_COMM)
@@ -158,7 +161,7 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 		fprintf(o, "%5" PRIu64 ".%06" PRIu64 ": ", s->time / 1000000000,
 			s->time % 1000000000 / 1000);
 	if (sc->f & F_PERIOD)
-		fprintf(o, "%10" PRIu64 " ", s->period);
+		fprintf(o, "%10" PRIu64 " ", period);
 	if (sc->f & F_EVENT)
 		fprintf(o, "%*s: ", sc->name_width, e->name);
 	if (!stack) {
@@ -180,6 +183,51 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 	}
 	fputc('\n', o);
 	return ferror(o) ? -1 : 0;
+}
+
+/* Member @m's count read at @s, less the one read at the previous sample
+ * of the same thread, CPU and event (0 before); UINT64_MAX on no memory. */
+static uint64_t group_delta(struct script *sc, const struct hpm_sample *s, uint32_t m)
+{
+	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, (uint64_t)s->ev + m };
+	long i = htab__get(sc->h_prev, k);
+	uint64_t v = s->values[m];
+	if (i < 0) {
+		uint64_t *nv = vec__grow(sc->prev, &sc->cap_prev, sc->nr_prev, sizeof(*nv));
+		if (!nv)
+			return UINT64_MAX;
+		sc->prev = nv;
+		if (htab__put(sc->h_prev, k, sc->nr_prev))
+			return UINT64_MAX;
+		i = (long)sc->nr_prev++;
+		sc->prev[i] = 0;
+	}
+	uint64_t d = v >= sc->prev[i] ? v - sc->prev[i] : v;
+	sc->prev[i] = v;
+	return d;
+}
+
+static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *comm, void *arg)
+{
+	struct script *sc = arg;
+	const struct hpm_profile_event *e = &r->meta.events[s0->ev];
+	struct hpm_sample unwound;
+	const struct hpm_sample *s = s0;
+
+	if (sc->stacks && rep_unwind(r, s0, &unwound, sc->chain))
+		s = &unwound;
+	if (!(e->sample_type & PERF_SAMPLE_READ) || e->group_size < 2 || !s->nr_values)
+		return put_sample(sc, r, s, s->ev, s->period, comm);
+	/* a group read at each sample: as perf script, a line for each member
+	 * whose count moved, with what it counted since as its period */
+	for (uint32_t m = 0; m < s->nr_values && m < e->group_size && s->ev + m < r->nr_ev; m++) {
+		uint64_t d = group_delta(sc, s, m);
+		if (d == UINT64_MAX)
+			return -ENOMEM;
+		if (d && put_sample(sc, r, s, s->ev + m, d, comm))
+			return -1;
+	}
+	return 0;
 }
 
 int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
@@ -246,7 +294,15 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 	hpm_profile__free(p);
 	if (!explicit)
 		sc.f |= F_CPU; /* printed for the events whose samples carry it */
+	if (!(sc.h_prev = htab__new(3))) {
+		fprintf(stderr, "hpmon script: out of memory\n");
+		return HPM_EXIT_FAIL;
+	}
 	int rc = rep_walk(&r, &o, one_sample, &sc);
+	if (rc == -ENOMEM)
+		fprintf(stderr, "hpmon script: out of memory reading '%s'\n", o.input);
 	rep_free(&r);
+	htab__free(sc.h_prev);
+	free(sc.prev);
 	return rc ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 }
