@@ -5,7 +5,7 @@
 # recorded here by perf record (task-clock, CALLGRAPH: none by default,
 # "-g" for frame-pointer call chains) of the 6:3:1 workload (tests/workloads/
 # ratio N). Prints hyperfine's mean wall-clock time of each, the CPU time
-# (user + sys) of one run of each, and the ratios perf / hpmon; the goal is
+# (user + sys, hyperfine's means) of each, and the ratios perf / hpmon; the goal is
 # 10 or more. Then the record types the file holds, read and skipped, from
 # `hpmon convert`.
 #
@@ -13,6 +13,8 @@
 #   N=200000000                   the workload's size (about 2 s, 8000 samples)
 #   FREQ=4000                     perf record -F
 #   CALLGRAPH=-g                  record call chains too (report -g on both)
+#   WORKLOAD=calltree             another workload of tests/workloads (calltree
+#                                 keeps frame pointers: real call chains)
 #   RUNS=10                       hyperfine runs of each
 #
 # Not a test: its numbers depend on the machine. Needs perf and hyperfine.
@@ -20,7 +22,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 hpmon=${1:-$here/../build/hpmon}
-ratio=$(dirname "$hpmon")/tests/workloads/ratio
+ratio=$(dirname "$hpmon")/tests/workloads/${WORKLOAD:-ratio}
 n=${N:-200000000}
 freq=${FREQ:-4000}
 cg=${CALLGRAPH:-}
@@ -44,24 +46,13 @@ pcmd="perf report -i $out/perf.data --stdio $cg"
 # its first run: both get warm-up runs.
 hyperfine -N -w 2 -r "$runs" --export-json "$out/h.json" "$hcmd" "$pcmd" >/dev/null 2>&1
 
-# cpu CMD...: CPU seconds (user + sys) of one run, its output dropped
-cpu() {
-	python3 - "$@" <<'PY'
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.3f" % (u.ru_utime + u.ru_stime))
-PY
-}
-hc=$(cpu $hcmd)
-pc=$(cpu $pcmd)
-python3 - "$out/h.json" "$hc" "$pc" <<'PY'
+python3 - "$out/h.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 h, p = r[0]["mean"], r[1]["mean"]
-hc, pc = float(sys.argv[2]), float(sys.argv[3])
-print("  hpmon report   %7.3f s wall (mean of %d)  %7.3f s CPU" % (h, len(r[0]["times"]), hc))
-print("  perf report    %7.3f s wall (mean of %d)  %7.3f s CPU" % (p, len(r[1]["times"]), pc))
-print("  ratio perf / hpmon: %.1fx wall, %.1fx CPU (goal >= 10)" % (p / h, pc / max(hc, 0.001)))
+hc, pc = r[0]["user"] + r[0]["system"], r[1]["user"] + r[1]["system"]
+print("  hpmon report   %7.3f s wall  %7.3f s CPU (means of %d runs)" % (h, hc, len(r[0]["times"])))
+print("  perf report    %7.3f s wall  %7.3f s CPU (means of %d runs)" % (p, pc, len(r[1]["times"])))
+print("  ratio perf / hpmon: %.1fx wall, %.1fx CPU (goal >= 10)" % (p / h, pc / max(hc, 1e-6)))
 PY
 "$hpmon" convert -i "$out/perf.data" -o "$out/c.prof" 2>&1 | sed 's/^/  /'
