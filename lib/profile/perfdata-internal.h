@@ -37,6 +37,7 @@
 #define PD_MAX_STR 4096
 #define PD_ZBUF (1u << 20)                /* decompressed records in hand */
 #define PD_NR_TYPES 128                   /* record types counted */
+#define PD_ROUND_MAX (64u << 20)          /* bytes of records sorted at once */
 
 /* perf's own record types (perf.data-file-format.txt), past the kernel's. */
 enum {
@@ -58,6 +59,12 @@ enum {
 struct pd_id {          /* a sample id and the attribute it belongs to */
 	uint64_t id;
 	uint32_t ev;
+};
+
+struct pd_ent {         /* a record of the round in hand */
+	uint64_t time;
+	size_t seq, off;
+	uint32_t len;
 };
 
 struct pd_bid {         /* a build-id the header gives for a file name */
@@ -101,6 +108,13 @@ struct hpm_perfdata {
 	unsigned char *zbuf;             /* decompressed records */
 	size_t zlen, zpos;
 	bool in_z;                       /* reading from zbuf */
+
+	/* a round (the records between two FINISHED_ROUND), copied and
+	 * handed out in time order */
+	unsigned char *rbuf;
+	size_t rlen, rcap;
+	struct pd_ent *ents;
+	size_t nr_ents, cap_ents, ei;
 
 	/* what a record hands out */
 	uint64_t *chain, *values, *regs;

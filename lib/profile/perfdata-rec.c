@@ -6,6 +6,12 @@
  * the decompressed buffer) first; a record too short for its fields is
  * damage, and ends the records with a sentence in the status.
  *
+ * perf record writes each CPU's buffer in turn, so records are not in time
+ * order; the format promises that none is out of order across a
+ * FINISHED_ROUND record. So the records of a round are copied aside
+ * (PD_ROUND_MAX bytes at most: a longer round is sorted in parts) and
+ * handed out sorted by time, those of equal times in the file's order.
+ *
  * COMPRESSED records (perf record -z) carry one zstd stream across them
  * all, whose bytes are records again: they are decompressed into a fixed
  * buffer (PD_ZBUF) a piece at a time, and a record cut at the end of a
@@ -375,6 +381,7 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 	if (c.bad) {
 		stop(pd, false, "a SAMPLE record before byte %zu is shorter than its fields "
 		     "(%zu bytes)", pd->pos, size);
+		pd->ei = pd->nr_ents; /* nothing after a damaged record is trusted */
 		return 0;
 	}
 	if (s->time) {
@@ -559,14 +566,100 @@ static int decode(struct hpm_perfdata *pd, const unsigned char *rec, size_t size
 	}
 }
 
-int hpm__perfdata_next(struct hpm_perfdata *pd, struct hpm_prec *r)
+/* The time of a record, for the order of its round; 0 when it has none
+ * (perf's own records, and those made before the recording started). */
+static uint64_t rec_time(const struct hpm_perfdata *pd, const unsigned char *rec, size_t size)
+{
+	uint32_t type = pd_u32(rec);
+	switch (type) {
+	case PERF_RECORD_SAMPLE: {
+		uint32_t ev = sample_ev(pd, rec + 8, size - 8);
+		if (ev == UINT32_MAX)
+			return 0;
+		uint64_t st = pd->attrs[ev].sample_type;
+		size_t off = 8 + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+		return (st & PERF_SAMPLE_TIME) && size >= off + 8 ? pd_u64(rec + off) : 0;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return size >= 32 ? pd_u64(rec + 24) : 0;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		return size >= 16 ? pd_u64(rec + 8) : 0;
+	default:
+		return type < PD_HEADER_ATTR ? trailer_time(pd, rec, size, 8) : 0;
+	}
+}
+
+static int ent_cmp(const void *a, const void *b)
+{
+	const struct pd_ent *x = a, *y = b;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The next round's records copied aside and sorted. 1 when the round
+ * read holds records (it may be empty), 0 at the end, -ENOMEM. */
+static int fill_round(struct hpm_perfdata *pd)
 {
 	const unsigned char *rec;
 	size_t size;
+	bool any = false;
 
+	pd->nr_ents = pd->ei = pd->rlen = 0;
 	while (next_raw(pd, &rec, &size)) {
+		any = true;
+		if (pd_u32(rec) == PD_FINISHED_ROUND) {
+			pd->counts[PD_FINISHED_ROUND]++;
+			pd->st.chunks++;
+			break;
+		}
+		if (pd->rlen + size > pd->rcap) {
+			size_t nc = pd->rcap ? pd->rcap * 2 : 256 << 10;
+			unsigned char *v = realloc(pd->rbuf, nc);
+			if (!v)
+				return -ENOMEM;
+			pd->rbuf = v;
+			pd->rcap = nc;
+		}
+		if (pd->nr_ents == pd->cap_ents) {
+			size_t nc = pd->cap_ents ? pd->cap_ents * 2 : 4096;
+			struct pd_ent *v = realloc(pd->ents, nc * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			pd->ents = v;
+			pd->cap_ents = nc;
+		}
+		memcpy(pd->rbuf + pd->rlen, rec, size);
+		pd->ents[pd->nr_ents] = (struct pd_ent){ rec_time(pd, rec, size), pd->nr_ents,
+							 pd->rlen, (uint32_t)size };
+		pd->nr_ents++;
+		pd->rlen += size;
+		if (pd->rlen >= PD_ROUND_MAX)
+			break;
+	}
+	if (pd->nr_ents > 1)
+		qsort(pd->ents, pd->nr_ents, sizeof(*pd->ents), ent_cmp);
+	return any;
+}
+
+int hpm__perfdata_next(struct hpm_perfdata *pd, struct hpm_prec *r)
+{
+	for (;;) {
+		if (pd->ei == pd->nr_ents) {
+			int k = fill_round(pd);
+			if (k < 0)
+				return k;
+			if (!k)
+				break;
+			continue;
+		}
+		const struct pd_ent *e = &pd->ents[pd->ei++];
+		const unsigned char *rec = pd->rbuf + e->off;
 		pd->st.chunks++; /* for perf.data: records read in full */
-		int rc = decode(pd, rec, size, r);
+		int rc = decode(pd, rec, e->len, r);
 		if (rc == 1)
 			return 1;
 		if (rc == -ENOMEM)
@@ -574,8 +667,8 @@ int hpm__perfdata_next(struct hpm_perfdata *pd, struct hpm_prec *r)
 		if (rc < 0) {
 			const char *n = hpm__perfdata_type_name(pd_u32(rec));
 			stop(pd, false, "a %s record (type %u) before byte %zu is too short for "
-			     "its fields (%zu bytes)", n ? n : "?", pd_u32(rec), pd->pos, size);
-			return 0;
+			     "its fields (%u bytes)", n ? n : "?", pd_u32(rec), pd->pos, e->len);
+			pd->ei = pd->nr_ents; /* nothing after a damaged record is trusted */
 		}
 	}
 	if (!pd->st.truncated && !pd->st.corrupt)

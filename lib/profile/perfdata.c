@@ -491,6 +491,8 @@ void hpm__perfdata_free(struct hpm_perfdata *pd)
 	free(pd->events);
 	free(pd->attrs);
 	ZSTD_freeDStream(pd->zd);
+	free(pd->rbuf);
+	free(pd->ents);
 	free(pd->zbuf);
 	free(pd->chain);
 	free(pd->values);

@@ -3,7 +3,8 @@
  * perf.data read as a profile: files built here byte by byte after the
  * format's documentation, so that every field has a known value. The
  * records come out as the profile reader's (samples, code mappings,
- * names, losses), what is not used is skipped and counted, COMPRESSED
+ * names, losses) sorted by time within each round, what is not used is
+ * skipped and counted, COMPRESSED
  * records split anywhere read alike, and damage (a cut, a short record,
  * a count past the record, the other byte order, a pipe's stream) ends
  * the reading or refuses the file with the reason.
@@ -366,6 +367,56 @@ static void test_damage(void **state)
 	free(d.p);
 }
 
+/* A sample of time @t, pid @pid. */
+static void sample_at(struct buf *d, uint64_t t, uint32_t pid)
+{
+	size_t r = rec_start(d, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	u64(d, 0x400123);
+	u32(d, pid);
+	u32(d, pid);
+	u64(d, t);
+	u64(d, 1);
+	u64(d, 0); /* no call chain */
+	rec_end(d, r);
+}
+
+/* Records are sorted by time within a round (between FINISHED_ROUND
+ * records), equal times in the file's order, and never across rounds. */
+static void test_order(void **state)
+{
+	(void)state;
+	static const struct { uint64_t t; uint32_t pid; } in[] = {
+		{ 300, 1 }, { 200, 2 }, { 300, 3 }, { 250, 4 }, { 0, 0 } /* round */,
+		{ 100, 5 }, { 400, 6 }, { 0, 0 } /* round */, { 50, 7 },
+	};
+	static const uint32_t out[] = { 2, 4, 1, 3, 5, 6, 7 };
+	struct buf d = { 0 };
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		if (!in[i].pid) {
+			size_t r = rec_start(&d, 68 /* FINISHED_ROUND */, 0);
+			rec_end(&d, r);
+		} else {
+			sample_at(&d, in[i].t, in[i].pid);
+		}
+	}
+	struct buf f = file_of(&d, d.n);
+	struct hpm_profile *p;
+	struct hpm_prec r;
+	size_t n = 0;
+	assert_int_equal(hpm_profile__open_mem(f.p, f.n, &p), 0);
+	while (hpm_profile__next(p, &r) > 0) {
+		assert_int_equal(r.type, HPM_PREC_SAMPLE);
+		assert_true(n < 7);
+		assert_int_equal(r.sample.pid, out[n]);
+		n++;
+	}
+	assert_int_equal(n, 7);
+	assert_true(hpm_profile__status(p)->complete);
+	hpm_profile__free(p);
+	free(f.p);
+	free(d.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_damage),
+		cmocka_unit_test(test_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
