@@ -483,8 +483,8 @@ static int dec_event_update(struct hpm_perfdata *pd, const unsigned char *rec, s
 		return 0;
 	uint32_t ev = hpm__pd_ev_of(pd, pd_u64(rec + 16));
 	const char *name = take_str(pd, rec + 24, size - 24);
-	if (ev == UINT32_MAX || !name[0])
-		return 0;
+	if (ev == UINT32_MAX || !name[0] || !strcmp(name, pd->events[ev].name))
+		return 0; /* perf repeats EVENT_DESC's names: those change nothing */
 	return hpm__pd_rename(pd, ev, name) ? -ENOMEM : 0;
 }
 
