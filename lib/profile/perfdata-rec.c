@@ -409,7 +409,7 @@ static int dec_mmap(struct hpm_perfdata *pd, const unsigned char *rec, size_t si
 		    struct hpm_prec *r)
 {
 	uint16_t misc = pd_u16(rec + 4);
-	size_t fixed = type == PERF_RECORD_MMAP2 ? 72 : 48;
+	size_t fixed = type == PERF_RECORD_MMAP2 ? 72 : 40; /* where the file name starts */
 	struct hpm_mmap_rec *m = &r->mmap;
 	unsigned mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 

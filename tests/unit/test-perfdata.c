@@ -74,7 +74,8 @@ static void trailer(struct buf *b, uint32_t pid, uint64_t time)
 }
 
 /* The data section's records: COMM, an exec and a data MMAP2, a sample
- * with a call chain, LOST_SAMPLES, AUXTRACE_INFO, a type of no one. */
+ * with a call chain, LOST_SAMPLES, an MMAP, AUXTRACE_INFO, a type of no
+ * one. */
 static void records(struct buf *d)
 {
 	size_t r = rec_start(d, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
@@ -114,6 +115,15 @@ static void records(struct buf *d)
 	r = rec_start(d, PERF_RECORD_LOST_SAMPLES, 0);
 	u64(d, 5);
 	trailer(d, 42, 400);
+	rec_end(d, r);
+	r = rec_start(d, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER); /* the old form */
+	u32(d, 42);
+	u32(d, 42);
+	u64(d, 0x400000);
+	u64(d, 0x1000);
+	u64(d, 0x2000);
+	put(d, "/bin/v1", 8);
+	trailer(d, 42, 200);
 	rec_end(d, r);
 	r = rec_start(d, 70 /* AUXTRACE_INFO */, 0);
 	u64(d, 0);
@@ -206,8 +216,8 @@ static void test_records(void **state)
 	assert_int_equal(m->events[0].sample_type, ST);
 	assert_int_equal(m->callchain, 1);
 	assert_int_equal(sn.comm, 1);
-	assert_int_equal(sn.mmap, 1); /* the data mapping is left out */
-	assert_string_equal(sn.mmap_name, "/bin/prog");
+	assert_int_equal(sn.mmap, 2); /* the data mapping is left out */
+	assert_string_equal(sn.mmap_name, "/bin/v1"); /* time 200 too, after /bin/prog */
 	assert_int_equal(sn.sample, 1);
 	assert_int_equal(sn.s.ip, 0x400123);
 	assert_int_equal(sn.s.pid, 42);
@@ -224,7 +234,7 @@ static void test_records(void **state)
 	assert_int_equal(st->raw_bytes, d.n);
 	struct hpm_profile_rectype t[16];
 	size_t n = hpm_profile__rectypes(p, t, 16);
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	unsigned skipped = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (t[i].type == 70 || t[i].type == 99) {
@@ -270,7 +280,7 @@ static void test_compressed(void **state)
 		struct hpm_profile *p;
 		assert_int_equal(read_all(&f, &sn, &p), 0);
 		assert_int_equal(sn.comm, 1);
-		assert_int_equal(sn.mmap, 1);
+		assert_int_equal(sn.mmap, 2);
 		assert_int_equal(sn.sample, 1);
 		assert_int_equal(sn.s.tid, 43);
 		assert_true(hpm_profile__status(p)->complete);
