@@ -32,13 +32,16 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
 	hpm_profile__skip(p, skip);
 	const struct hpm_profile_meta *m = hpm_profile__meta(p);
 	for (uint32_t i = 0; i < m->nr_events; i++) {
-		sink += strlen(m->events[i].name);
+		if (strlen(m->events[i].name) > 4096)
+			__builtin_trap();
 		if (m->events[i].leader >= m->nr_events || !m->events[i].group_size ||
 		    m->events[i].group_size > m->nr_events)
 			__builtin_trap();
 	}
-	sink += strlen(m->command) + strlen(m->cpu_model) + strlen(m->host) +
-		strlen(m->arch) + strlen(m->kernel);
+	/* what a profile can hold (hpmon convert writes them) */
+	if (strlen(m->command) > 4096 || strlen(m->cpu_model) > 4096 || strlen(m->host) > 4096 ||
+	    strlen(m->arch) > 4096 || strlen(m->kernel) > 4096)
+		__builtin_trap();
 	while (hpm_profile__next(p, &r) > 0) {
 		nr++;
 		switch (r.type) {
@@ -61,10 +64,12 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
 		case HPM_PREC_MMAP:
 			if (r.mmap.build_id_len > HPM_BUILD_ID_MAX)
 				__builtin_trap();
-			sink += strlen(r.mmap.filename);
+			if (strlen(r.mmap.filename) > 4096)
+				__builtin_trap();
 			break;
 		case HPM_PREC_COMM:
-			sink += strlen(r.comm.comm);
+			if (strlen(r.comm.comm) > 4096)
+				__builtin_trap();
 			break;
 		default:
 			break;

@@ -101,7 +101,8 @@ static int keep_str(struct hpm_perfdata *pd, char *s, const char **dst)
 	return 0;
 }
 
-/* HEADER_CMDLINE: a string list, joined by spaces. */
+/* HEADER_CMDLINE: a string list, joined by spaces, the words that fit in
+ * PD_MAX_STR bytes. */
 static int read_cmdline(struct hpm_perfdata *pd, struct pcur *c)
 {
 	uint32_t nr = cur_u32(c);
@@ -115,7 +116,11 @@ static int read_cmdline(struct hpm_perfdata *pd, struct pcur *c)
 		if (!w)
 			break;
 		size_t k = strlen(w);
-		if (len + k + 2 > cap && len + k + 2 <= 4 * PD_MAX_STR) {
+		if (len + !!len + k > PD_MAX_STR) { /* a profile's strings: 4096 bytes at most */
+			free(w);
+			break;
+		}
+		if (len + k + 2 > cap) {
 			char *v = realloc(out, len + k + 2);
 			if (!v) {
 				free(w);
@@ -125,12 +130,10 @@ static int read_cmdline(struct hpm_perfdata *pd, struct pcur *c)
 			out = v;
 			cap = len + k + 2;
 		}
-		if (len + k + 2 <= cap) {
-			if (len)
-				out[len++] = ' ';
-			memcpy(out + len, w, k + 1);
-			len += k;
-		}
+		if (len)
+			out[len++] = ' ';
+		memcpy(out + len, w, k + 1);
+		len += k;
 		free(w);
 	}
 	if (c->bad) {
