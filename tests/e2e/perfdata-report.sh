@@ -96,6 +96,10 @@ if not p or p != h:
     print("perf:", sorted(p.items()), "\nhpmon:", sorted(h.items()))
     sys.exit(1)
 EOF
+hpm_ok convert -q -i "$P/g.data" -o "$P/g.prof"
+hpm_ok report -i "$P/g.prof" --folded
+sort "$E2E_TMP/out" >"$P/g.prof.folded"
+sort "$P/g.folded" | cmp -s - "$P/g.prof.folded" || fail "the converted -g profile folds otherwise"
 report_json "$P/g.data" -g
 expect_eq "-g samples as perf" "$(perf_samples "$P/g.data")" \
 	"$(json "$P/rep.json" "j['events'][0]['samples']")"
