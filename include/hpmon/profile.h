@@ -211,7 +211,7 @@ struct hpm_profile_status {
 	bool complete;           /* the end chunk was read */
 	bool truncated;          /* the file ends inside a chunk or header */
 	bool corrupt;            /* a chunk failed its checksum or decoding */
-	uint64_t chunks;         /* chunks read in full */
+	uint64_t chunks;         /* chunks read in full (perf.data: records) */
 	uint64_t good_bytes;     /* offset after the last good chunk */
 	uint64_t file_bytes;
 	char what[160];          /* one sentence when !complete, else "" */
@@ -248,6 +248,31 @@ HPM_API int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r);
 HPM_API void hpm_profile__skip(struct hpm_profile *p, unsigned what);
 
 HPM_API const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p);
+
+/*
+ * perf.data files (perf record's format, "PERFILE2") open here too and read
+ * as the same meta data and records (docs/formats.md, "perf.data"):
+ * hpm_profile__open and __open_mem recognise them by their magic. One
+ * written on a machine of the other byte order is -EPROTONOSUPPORT, one
+ * written to a pipe (perf record -o -) -EOPNOTSUPP.
+ */
+/* "hpmon" or "perf.data": the file's format. */
+HPM_API const char *hpm_profile__format(const struct hpm_profile *p);
+
+/* A type of record a perf.data file holds, and what the reader did with it. */
+struct hpm_profile_rectype {
+	uint32_t type;           /* PERF_RECORD_*, or perf's own (64 and up) */
+	const char *name;        /* perf's name ("SAMPLE", "MMAP2" ...), or "?" */
+	uint64_t count;          /* records of it read so far */
+	bool used;               /* false: read past (not used for a report) */
+};
+/*
+ * The record types met so far in a perf.data file, by type, into @out (at
+ * most @max); returns how many there are (0 for an hpmon profile). Types
+ * past 127 count together as type UINT32_MAX.
+ */
+HPM_API size_t hpm_profile__rectypes(const struct hpm_profile *p,
+				     struct hpm_profile_rectype *out, size_t max);
 
 #ifdef __cplusplus
 }

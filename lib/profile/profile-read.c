@@ -20,6 +20,7 @@
 #include <zstd.h>
 
 #include "core/file-internal.h"
+#include "profile/perfdata-internal.h"
 #include "profile/profile-internal.h"
 
 struct dec {
@@ -33,6 +34,7 @@ struct dec {
 };
 
 struct hpm_profile {
+	struct hpm_perfdata *pd; /* a perf.data file: it answers instead */
 	const unsigned char *data;
 	size_t size;
 	void *map;               /* when opened from a path */
@@ -359,7 +361,11 @@ int hpm_profile__open_mem(const void *buf, size_t len, struct hpm_profile **out)
 		return -ENOMEM;
 	p->data = buf;
 	p->size = len;
-	if ((rc = setup(p))) {
+	if (hpm__perfdata_magic(buf, len))
+		rc = hpm__perfdata_open(buf, len, &p->pd);
+	else
+		rc = setup(p);
+	if (rc) {
 		hpm_profile__free(p);
 		return rc;
 	}
@@ -408,6 +414,7 @@ void hpm_profile__free(struct hpm_profile *p)
 		return;
 	if (p->map)
 		munmap(p->map, p->map_len);
+	hpm__perfdata_free(p->pd);
 	free(p->events);
 	free(p->strings);
 	ZSTD_freeDCtx(p->zd);
@@ -423,17 +430,30 @@ void hpm_profile__free(struct hpm_profile *p)
 
 const struct hpm_profile_meta *hpm_profile__meta(const struct hpm_profile *p)
 {
-	return &p->meta;
+	return p->pd ? &p->pd->meta : &p->meta;
 }
 
 void hpm_profile__skip(struct hpm_profile *p, unsigned what)
 {
 	p->skip = what & (HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
+	if (p->pd)
+		p->pd->skip = p->skip;
 }
 
 const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p)
 {
-	return &p->st;
+	return p->pd ? &p->pd->st : &p->st;
+}
+
+const char *hpm_profile__format(const struct hpm_profile *p)
+{
+	return p->pd ? "perf.data" : "hpmon";
+}
+
+size_t hpm_profile__rectypes(const struct hpm_profile *p, struct hpm_profile_rectype *out,
+			     size_t max)
+{
+	return p->pd ? hpm__perfdata_rectypes(p->pd, out, max) : 0;
 }
 
 /* ---- chunks ---- */
@@ -749,6 +769,8 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 
 int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r)
 {
+	if (p->pd)
+		return hpm__perfdata_next(p->pd, r);
 	if (!p->left && !next_chunk(p))
 		return 0;
 	struct cur c = { p->raw + p->rpos, p->raw + p->raw_len, false };

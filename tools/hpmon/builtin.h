@@ -17,6 +17,8 @@ int cmd_record(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_report(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_script(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_convert(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx);
 
 /* Exit codes of the tool itself (a measured command's own status passes

@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "where the samples are: by function, line, object, thread ..." },
 	{ "annotate", cmd_annotate, "samples per instruction of a function, with its source" },
 	{ "diff", cmd_diff, "compare two profiles function by function" },
+	{ "script", cmd_script, "every sample as text, in perf script's layout" },
+	{ "convert", cmd_convert, "a perf.data file (or a profile) to an hpmon profile" },
 	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 

@@ -34,16 +34,29 @@ static int sideband(struct rep *r, const struct hpm_prec *p)
 
 static int open_profile(struct rep *r)
 {
-	int rc = hpm_profile__open(r->o.input, &r->prof);
+	return rep_open(r->o.input, &r->prof);
+}
+
+int rep_open(const char *path, struct hpm_profile **out)
+{
+	int rc = hpm_profile__open(path, out);
 	if (rc) {
 		if (rc == -EBADMSG)
-			fprintf(stderr, "hpmon: '%s' is not an hpmon profile, or its header is damaged\n",
-				r->o.input);
+			fprintf(stderr, "hpmon: '%s' is not an hpmon profile or a perf.data file, "
+				"or its header is damaged\n", path);
+		else if (rc == -EPROTONOSUPPORT)
+			fprintf(stderr, "hpmon: '%s' is a perf.data file of a machine of the other byte "
+				"order, which hpmon does not read: convert it there (hpmon convert -i "
+				"FILE -o FILE.prof) or read it with perf\n", path);
+		else if (rc == -EOPNOTSUPP)
+			fprintf(stderr, "hpmon: '%s' is a perf.data stream (perf record -o -), which hpmon "
+				"does not read: write it to a file (perf inject -o FILE.data < STREAM)\n",
+				path);
 		else if (rc == -EPROTO)
 			fprintf(stderr, "hpmon: '%s' is a profile of a newer hpmon (format version "
-				"above %d)\n", r->o.input, HPM_PROFILE_VERSION);
+				"above %d)\n", path, HPM_PROFILE_VERSION);
 		else
-			fprintf(stderr, "hpmon: cannot read '%s': %s\n", r->o.input, hpm_strerror(rc));
+			fprintf(stderr, "hpmon: cannot read '%s': %s\n", path, hpm_strerror(rc));
 		return -1;
 	}
 	return 0;
@@ -83,6 +96,21 @@ static void refused_notes(const struct rep *r)
 				"(its samples are shown by offset)\n", r->dsos[i].path,
 				r->dsos[i].open_err == -EISDIR ? "a directory"
 							       : "not a regular file (a FIFO, device or socket)");
+}
+
+/* perf.data: an AUX area trace is read past, and said so (`hpmon convert`
+ * lists every type read past). */
+static void perfdata_notes(const struct rep *r)
+{
+	struct hpm_profile_rectype t[64];
+	size_t n = hpm_profile__rectypes(r->prof, t, 64);
+	if (n > 64)
+		n = 64;
+	for (size_t i = 0; i < n; i++) {
+		if (!t[i].used && !strcmp(t[i].name, "AUXTRACE_INFO"))
+			fprintf(stderr, "hpmon: note: '%s' holds an AUX area trace (Intel PT, CoreSight "
+				"...): hpmon does not decode it; its samples are reported\n", r->o.input);
+	}
 }
 
 int rep_load(struct rep *r, const struct rep_opts *o)
@@ -133,6 +161,7 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	r->live = NULL;
 	cap_notes(r);
 	refused_notes(r);
+	perfdata_notes(r);
 	if (r->st.complete) {
 		r->lost_samples = r->st.totals.lost_samples;
 		if (r->st.totals.throttled > r->throttled)
@@ -154,4 +183,74 @@ void rep_free(struct rep *r)
 	free(r->ev_read);
 	hpm_profile__free(r->prof);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- one sample at a time (hpmon script) ---- */
+
+int rep_walk(struct rep *r, const struct rep_opts *o, rep_walk_fn fn, void *arg)
+{
+	struct hpm_prec p;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->o = *o;
+	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r))
+		goto nomem;
+	if (open_profile(r))
+		return -1;
+	r->meta = *hpm_profile__meta(r->prof);
+	r->live = hpm_profile__status(r->prof);
+	if (!o->callgraph)
+		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
+	r->nr_ev = r->meta.nr_events;
+	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
+		if (p.type == HPM_PREC_SAMPLE) {
+			if (p.sample.ev >= r->nr_ev)
+				continue;
+			const char *comm = rep_str(r, addrspace__comm_of(r, p.sample.tid, p.sample.pid));
+			if ((rc = fn(r, &p.sample, comm, arg)))
+				return rc;
+		} else if (sideband(r, &p)) {
+			goto nomem;
+		}
+	}
+	if (rc < 0)
+		goto nomem;
+	r->st = *hpm_profile__status(r->prof);
+	r->live = NULL;
+	cap_notes(r);
+	refused_notes(r);
+	perfdata_notes(r);
+	return 0;
+nomem:
+	fprintf(stderr, "hpmon: out of memory reading '%s'\n", o->input);
+	return -1;
+}
+
+void rep_frame(struct rep *r, const struct hpm_sample *s, uint64_t ip, enum hpm_mode mode,
+	       struct rep_frame *f)
+{
+	uint32_t l = addrspace__resolve(r, s->pid, ip, mode, s->time);
+	memset(f, 0, sizeof(*f));
+	f->addr = ip;
+	if (l == UINT32_MAX)
+		return;
+	const struct rep_loc *loc = &r->locs[l];
+	const struct rep_sym *sym = &r->syms[loc->sym];
+	const struct rep_dso *d = &r->dsos[loc->dso];
+	if (d->kind != DK_UNKNOWN)
+		f->dso = d->path;
+	if (d->kind == DK_FILE || d->kind == DK_VDSO)
+		f->addr = loc->addr;
+	if (sym->resolved && !loc->capped) {
+		f->sym = sym->name;
+		f->symoff = loc->addr - sym->start;
+	}
+}
+
+bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
+		uint64_t *chain)
+{
+	return !s->nr_chain && s->stack_len && s->nr_regs && rep_user_mode(s->mode) &&
+	       addrspace__unwind(r, s, out, chain);
 }

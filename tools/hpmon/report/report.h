@@ -187,6 +187,29 @@ struct rep {
 /* Read and aggregate. 0, or prints why to stderr and returns -1; either
  * way @r is then the caller's to free with rep_free. */
 int rep_load(struct rep *r, const struct rep_opts *o);
+/* Open a profile (hpmon's or perf.data) as rep_load does: 0, or prints
+ * why to stderr (naming @path and the fix) and returns -1. */
+int rep_open(const char *path, struct hpm_profile **out);
+/* The samples one at a time, in the file's order, with the name their
+ * task had then: @fn's non-zero return stops the walk and is returned.
+ * Nothing is aggregated; rep_frame resolves addresses. Otherwise as
+ * rep_load (0 or -1 said on stderr; @r is the caller's to rep_free). */
+typedef int (*rep_walk_fn)(struct rep *r, const struct hpm_sample *s, const char *comm,
+			   void *arg);
+int rep_walk(struct rep *r, const struct rep_opts *o, rep_walk_fn fn, void *arg);
+/* Address @ip of sample @s, in @mode, resolved. */
+struct rep_frame {
+	uint64_t addr;            /* in its object (link-time) for files, else @ip */
+	const char *sym;          /* NULL when unknown */
+	uint64_t symoff;
+	const char *dso;          /* path, "[kernel.kallsyms]" ...; NULL when unknown */
+};
+void rep_frame(struct rep *r, const struct hpm_sample *s, uint64_t ip, enum hpm_mode mode,
+	       struct rep_frame *f);
+/* --call-graph dwarf: @s's stack unwound into *@out (chain: UNWIND_MAX
+ * entries, 256), in the kernel's form; false when it has none. */
+bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
+		uint64_t *chain);
 /* Everything rep_load made, but r->metrics. */
 void rep_free(struct rep *r);
 const char *rep_str(const struct rep *r, uint64_t id);

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: MIT
+# hpmon script against perf script on the same perf.data, line for line;
+# -F as perf's; its -g output in the form FlameGraph's stackcollapse-perf.pl
+# reads (a checker of that form below), folding to what hpmon report
+# --folded says; and hpmon's own profiles.
+. "$(dirname "$0")/lib.sh"
+
+command -v perf >/dev/null || skip "perf is not installed (linux-perf)"
+P=$E2E_TMP
+prec() { timeout -k 5 60 perf record -q "$@" 2>"$P/perf.err" >/dev/null; }
+prec -e task-clock -o "$P/t.data" /bin/true ||
+	skip "perf record cannot sample here: $(cat "$P/perf.err")"
+
+# 1. A simple profile, line for line. perf record writes each CPU's
+# buffer in turn: a task that moves between the CPUs has its samples out
+# of time order in the file, and both sort them (by rounds: hpmon's
+# reader, docs/formats.md).
+prec1() { prec "$@"; }
+prec1 -e task-clock -o "$P/r.data" -- "$WORKLOADS/ratio" 20000000 ||
+	fail "perf record: $(cat "$P/perf.err")"
+perf script -i "$P/r.data" >"$P/perf.txt" 2>/dev/null
+hpm_ok script -i "$P/r.data"
+[ -s "$P/perf.txt" ] || fail "perf script printed nothing"
+diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
+	fail "hpmon script differs from perf script:
+$(head -20 "$P/diff")"
+
+# a group read at each sample: a line for each member whose count moved,
+# with what it counted since the previous sample as its period
+prec1 -e '{task-clock,page-faults}:S' -o "$P/s.data" -- "$WORKLOADS/ratio" 10000000 ||
+	fail "perf record :S: $(cat "$P/perf.err")"
+perf script -i "$P/s.data" >"$P/perf.txt" 2>/dev/null
+hpm_ok script -i "$P/s.data"
+diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
+	fail "hpmon script differs from perf script on a group:
+$(head -20 "$P/diff")"
+expect_grep "group: a member's line" '^ +ratio +[0-9]+ +[0-9.]+: +[0-9]+ page-faults: ' "$E2E_TMP/out"
+
+# -F: the same fields as perf's, in perf's order whatever the order asked
+F=comm,pid,tid,time,event,ip,sym,symoff,dso,period
+perf script -i "$P/r.data" -F "$F" >"$P/perf.txt" 2>/dev/null
+hpm_ok script -i "$P/r.data" -F "$F"
+diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" || fail "-F $F differs:
+$(head -20 "$P/diff")"
+for F in comm,tid,sym period,event,ip time,sym,dso ip,dso sym,symoff; do
+	perf script -i "$P/r.data" -F "$F" >"$P/perf.txt" 2>/dev/null
+	hpm_ok script -i "$P/r.data" -F "$F"
+	diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" || fail "-F $F differs:
+$(head -20 "$P/diff")"
+done
+hpm_ok script -i "$P/r.data" -F -dso,-period
+expect_grep "-F -dso,-period" '^ +ratio +[0-9]+ +[0-9]+\.[0-9]{6}: task-clock: +[0-9a-f]+ work[631]\+0x[0-9a-f]+$' "$E2E_TMP/out"
+hpm script -i "$P/r.data" -F cpu
+expect_eq "-F cpu without CPUs: usage error" 129 "$HPM_STATUS"
+expect_grep "-F cpu: the reason" 'do not carry the CPU' "$E2E_TMP/err"
+hpm script -i "$P/r.data" -F comm,colour
+expect_eq "unknown field: usage error" 129 "$HPM_STATUS"
+expect_grep "unknown field named" "unknown field 'colour'" "$E2E_TMP/err"
+
+# 2. -g: stackcollapse-perf.pl's input. Its two patterns (a sample's first
+# line: comm, then pid[/tid]; a frame: spaces, an address, the function,
+# (object)), its folding (root first, comm at the root, +0x... taken off
+# the function), and the result against hpmon report --folded.
+prec -g -e task-clock -o "$P/g.data" -- "$WORKLOADS/calltree" 40000000 ||
+	fail "perf record -g: $(cat "$P/perf.err")"
+hpm_ok script -i "$P/g.data"
+cp "$E2E_TMP/out" "$P/g.txt"
+hpm_ok report -i "$P/g.data" --folded
+python3 - "$P/g.txt" "$E2E_TMP/out" <<'EOF' || fail "the stacks of hpmon script do not fold as report --folded"
+import re, sys
+head = re.compile(r"^(\S.+?)\s+(\d+)/*(\d+)*\s+")
+frame = re.compile(r"^\s*(\w+)\s*(.+) \((\S*)\)")
+folded, comm, stack, n = {}, None, [], 0
+def end():
+    global comm, stack
+    if comm is not None:
+        key = ";".join([comm] + stack[::-1])
+        folded[key] = folded.get(key, 0) + 1
+    comm, stack = None, []
+for i, line in enumerate(open(sys.argv[1]), 1):
+    line = line.rstrip("\n")
+    if not line:
+        end()
+        continue
+    if line.startswith("\t"):
+        m = frame.match(line)
+        if not m or comm is None:
+            sys.exit("line %d: not a frame stackcollapse-perf.pl reads: %r" % (i, line))
+        stack.append(re.sub(r"\+0x[\da-f]+$", "", m.group(2)))
+        continue
+    m = head.match(line)
+    if not m or not line.endswith(": "):
+        sys.exit("line %d: not a sample line stackcollapse-perf.pl reads: %r" % (i, line))
+    end()
+    comm = m.group(1)
+    n += 1
+end()
+hp = {}
+for line in open(sys.argv[2]):
+    k, c = line.rsplit(" ", 1)
+    hp[k] = hp.get(k, 0) + int(c)
+if n != sum(hp.values()):
+    sys.exit("%d samples in script, %d folded" % (n, sum(hp.values())))
+named = lambda k: "[unknown]" not in k and "+0x" not in k
+a = {k: v for k, v in folded.items() if named(k)}
+b = {k: v for k, v in hp.items() if named(k)}
+if a != b or sum(a.values()) < 0.9 * n:
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            print(a.get(k), b.get(k), k)
+    sys.exit(1)
+EOF
+
+# 3. hpmon's own profiles: the same layout, the CPU (hpmon records it).
+hpm_ok record -q -e task-clock -o "$P/h.prof" -- "$WORKLOADS/ratio" 10000000
+hpm_ok script -i "$P/h.prof"
+expect_grep "hpmon profile" '^ +ratio +[0-9]+ \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: +[0-9]+ task-clock: +[0-9a-f]+ work6\+0x[0-9a-f]+ \(.*/ratio\)$' "$E2E_TMP/out"
+exit 0
