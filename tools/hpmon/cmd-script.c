@@ -126,18 +126,6 @@ static void put_frame(struct script *sc, struct rep *r, const struct hpm_sample 
 	fputc('\n', o);
 }
 
-static enum hpm_mode chain_mode(uint64_t ip, enum hpm_mode mode)
-{
-	switch (ip) {
-	case PERF_CONTEXT_KERNEL: return HPM_MODE_KERNEL;
-	case PERF_CONTEXT_USER: return HPM_MODE_USER;
-	case PERF_CONTEXT_HV: return HPM_MODE_HV;
-	case PERF_CONTEXT_GUEST_KERNEL: return HPM_MODE_GUEST_KERNEL;
-	case PERF_CONTEXT_GUEST_USER: return HPM_MODE_GUEST_USER;
-	default: return mode;
-	}
-}
-
 /* One line (and its stack) of sample @s as event @ev with @period. */
 static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample *s, uint32_t ev,
 		      uint64_t period, const char *comm)
@@ -172,15 +160,16 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 		return ferror(o) ? -1 : 0;
 	}
 	fputc('\n', o);
-	enum hpm_mode mode = s->mode;
-	for (uint32_t i = 0; i < s->nr_chain; i++) {
-		uint64_t ip = s->chain[i];
-		if (ip >= HPM_CHAIN_CONTEXT_MIN) {
-			mode = chain_mode(ip, mode);
-			continue;
-		}
-		put_frame(sc, r, s, ip, mode, true);
-	}
+	/* the chain as report reads it (rep_chain_next); a corrupt one is
+	 * the sampled address alone */
+	struct rep_chain_it it = { 0 };
+	enum hpm_mode mode;
+	uint64_t ip;
+	if (!rep_chain_ok(s))
+		put_frame(sc, r, s, s->ip, s->mode, true);
+	else
+		while (rep_chain_next(s, &it, &ip, &mode))
+			put_frame(sc, r, s, ip, mode, true);
 	fputc('\n', o);
 	return ferror(o) ? -1 : 0;
 }

@@ -112,10 +112,48 @@ static bool chain_marker(uint64_t ip, enum hpm_mode *mode)
 	}
 }
 
+bool rep_chain_ok(const struct hpm_sample *s)
+{
+	enum hpm_mode mode;
+	for (uint32_t i = 0; i < s->nr_chain; i++)
+		if (s->chain[i] >= HPM_CHAIN_CONTEXT_MIN && !chain_marker(s->chain[i], &mode))
+			return false;
+	return true;
+}
+
+bool rep_chain_next(const struct hpm_sample *s, struct rep_chain_it *it, uint64_t *ip,
+		    enum hpm_mode *mode)
+{
+	if (!it->started) {
+		it->started = true;
+		it->mode = s->mode;
+	}
+	while (it->i < s->nr_chain) {
+		uint64_t v = s->chain[it->i++];
+		if (v >= HPM_CHAIN_CONTEXT_MIN) {
+			chain_marker(v, &it->mode);
+			it->ended = false;
+			continue;
+		}
+		/* a zero return address ends the frames of its part (the user
+		 * stack's outermost frame); a next part starts at its marker */
+		if (it->ended || !v) {
+			it->ended = true;
+			continue;
+		}
+		*ip = v;
+		*mode = it->mode;
+		return true;
+	}
+	return false;
+}
+
 /* The sample's frames as sym ids, leaf first, into r->frames. */
 static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf)
 {
-	enum hpm_mode mode = s->mode;
+	struct rep_chain_it it = { 0 };
+	enum hpm_mode mode;
+	uint64_t ip;
 	size_t n = 0;
 
 	if (r->frames_cap < s->nr_chain + 1) {
@@ -126,23 +164,12 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 		r->frames_cap = s->nr_chain + 1;
 	}
 	r->frames[n++] = leaf;
-	bool first = true, ended = false;
-	for (uint32_t i = 0; i < s->nr_chain; i++) {
-		uint64_t ip = s->chain[i];
-		if (ip >= HPM_CHAIN_CONTEXT_MIN) {
-			/* as perf: a marker it does not know means the chain is
-			 * corrupt, and only the sampled function is kept */
-			if (!chain_marker(ip, &mode))
-				return 1;
-			ended = false;
-			continue;
-		}
-		/* a zero return address ends the frames of its part (the user
-		 * stack's outermost frame); a next part starts at its marker */
-		if (ended || !ip) {
-			ended = true;
-			continue;
-		}
+	/* as perf: a marker it does not know means the chain is corrupt, and
+	 * only the sampled function is kept */
+	if (!rep_chain_ok(s))
+		return 1;
+	bool first = true;
+	while (rep_chain_next(s, &it, &ip, &mode)) {
 		if (first && ip == s->ip) { /* the sampled address itself */
 			first = false;
 			continue;

@@ -208,6 +208,23 @@ void rep_frame(struct rep *r, const struct hpm_sample *s, uint64_t ip, enum hpm_
 	       struct rep_frame *f);
 /* --call-graph dwarf: @s's stack unwound into *@out (chain: UNWIND_MAX
  * entries, 256), in the kernel's form; false when it has none. */
+/*
+ * A sample's call chain as perf reads it, the one reading report and script
+ * share: context markers set the mode of the addresses after them; a
+ * marker perf does not know makes the chain corrupt (rep_chain_ok false:
+ * only the sampled address counts); a zero return address ends the frames
+ * of its part, until the next marker.
+ */
+struct rep_chain_it {
+	uint32_t i;
+	enum hpm_mode mode;
+	bool started, ended;
+};
+bool rep_chain_ok(const struct hpm_sample *s);
+/* The next frame of the chain into @ip and @mode (it zeroed first). */
+bool rep_chain_next(const struct hpm_sample *s, struct rep_chain_it *it, uint64_t *ip,
+		    enum hpm_mode *mode);
+
 bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
 		uint64_t *chain);
 /* Everything rep_load made, but r->metrics. */
