@@ -31,6 +31,35 @@
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_MAX };
 
+struct rep;
+
+/* A sample as it is accounted, for what reads every sample rather than
+ * the rows (the exports, tools/hpmon/export/). Valid during the call. */
+struct rep_xsample {
+	const struct hpm_sample *s;  /* time, pid, tid, cpu, ev, period */
+	uint32_t comm;               /* the task's name (string id) at the sample */
+	/* Its frames, leaf first: locs[0] is the sampled address; then the
+	 * call chain's (or the DWARF unwinder's) return addresses, each
+	 * resolved at its byte before (ips[i] is the address resolved). With
+	 * callgraph, else the leaf alone. */
+	const uint32_t *locs;
+	const uint64_t *ips;
+	size_t nr;
+	/* [nr_ev] counts read from its group since the same thread's previous
+	 * sample of the event on that CPU (0 for events outside the group);
+	 * NULL when the sample read none. */
+	const double *delta;
+};
+
+/* Called for every sample that passes the filters, and every LOST
+ * record, during rep_load (a sample whose mapping is not known yet comes
+ * late, out of time order). */
+struct rep_sink {
+	void (*sample)(void *arg, struct rep *r, const struct rep_xsample *x);
+	void (*lost)(void *arg, struct rep *r, const struct hpm_lost_rec *l);
+	void *arg;
+};
+
 struct rep_opts {
 	const char *input;
 	enum sort_key keys[SK_MAX];
@@ -48,6 +77,7 @@ struct rep_opts {
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
 	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
+	const struct rep_sink *sink; /* NULL: none */
 };
 
 enum dso_kind { DK_FILE, DK_KERNEL, DK_VDSO, DK_ANON, DK_UNKNOWN };
@@ -71,6 +101,8 @@ struct rep_loc {               /* one distinct resolved address */
 	bool capped;               /* stands for every address of its symbol
 				      (or object) met past the memory cap */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
+	uint64_t off;              /* file offset (DK_FILE), offset in the vdso,
+				      else runtime address: loc_get's key */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
 	uint64_t *count;           /* [nr_ev] samples (annotate) */
@@ -166,6 +198,8 @@ struct rep {
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
+	uint32_t *xlocs; uint64_t *xips; size_t xcap; /* a sample's frames as locs */
+	double *xdelta;                      /* [nr_ev], for the sink */
 	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
@@ -187,6 +221,10 @@ struct rep {
 /* Read and aggregate. 0, or prints why to stderr and returns -1; either
  * way @r is then the caller's to free with rep_free. */
 int rep_load(struct rep *r, const struct rep_opts *o);
+/* Charge @bytes that grow with the file to the memory cap
+ * (report-internal.h), for what the sink keeps: false, and nothing
+ * charged, when they do not fit. */
+bool rep_reserve(struct rep *r, uint64_t bytes);
 /* Everything rep_load made, but r->metrics. */
 void rep_free(struct rep *r);
 const char *rep_str(const struct rep *r, uint64_t id);
