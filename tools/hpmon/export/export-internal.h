@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Between the files of the exports (export.h), bottom-up: pb.c (protobuf
+ * and gzip encoding), stacks.c (what every format keeps of the samples:
+ * a tree of call stacks, the threads; symbol and event facts), one file
+ * per format (pprof.c, trace-event.c, speedscope.c), and export.c on top
+ * (the sink that feeds them, and export.h's functions).
+ *
+ * Ownership: everything lives in the struct export and is freed by
+ * export_free; node, thread and sample indexes stay valid until then,
+ * pointers into the vectors only until the next addition.
+ */
+#ifndef HPMON_TOOL_EXPORT_INTERNAL_H
+#define HPMON_TOOL_EXPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "export/export.h"
+#include "report/table.h"
+
+/* A frame of a call stack: node i + 1 is nodes[i], 0 the root (no frame). */
+struct xnode {
+	uint32_t parent;
+	uint32_t id;              /* a loc (pprof) or a sym (the others) */
+};
+
+/* A sample, for the formats that list them in time. */
+struct xsamp {
+	uint64_t time;
+	uint64_t period;
+	uint32_t node;            /* its stack's leaf */
+	uint32_t thread;          /* index into threads */
+	uint32_t ev, cpu;
+};
+
+struct xthread {
+	pid_t pid, tid;
+	uint32_t comm;            /* the name at its last sample */
+};
+
+#define PPROF_LABELS 5        /* pid, tid, cpu, comm, event: the key after the node */
+
+struct export {
+	enum export_fmt fmt;
+	struct rep_sink sink;
+	bool by_loc;              /* frames are locs (pprof), else syms */
+	struct xnode *nodes; size_t nr_nodes, cap_nodes;
+	struct htab *h_node;
+	struct xthread *threads; size_t nr_threads, cap_threads;
+	struct htab *h_thread;
+	struct xsamp *samps; size_t nr_samps, cap_samps;
+	/* pprof: samples summed by (leaf node, labels), values [nr_ev + 1] each */
+	uint64_t *akeys; int64_t *avals; size_t nr_agg, cap_agg;
+	struct htab *h_agg;
+	uint64_t *bias; uint8_t *bias_set; size_t cap_bias; /* per object: runtime - off */
+	/* trace-event: per (pid, event, interval) counts, and the LOST records */
+	uint64_t *ckeys; double *cvals; size_t nr_cnt, cap_cnt;
+	struct htab *h_cnt;
+	struct hpm_lost_rec *lost; size_t nr_lost, cap_lost;
+	uint64_t dropped;         /* samples left out, past the memory cap */
+};
+
+/* ---- stacks.c ---- */
+
+/* Grow @*v (elements of @size, *@cap of them) to hold @need: false when
+ * memory runs out (then *@v is unchanged). */
+bool x_grow(void **v, size_t *cap, size_t need, size_t size);
+/* The stack's leaf node of sample @xs (interned, root first). 0 when past
+ * the memory cap or out of memory. */
+uint32_t x_stack(struct export *x, struct rep *r, const struct rep_xsample *xs);
+/* The index of thread @tid (its comm updated), UINT32_MAX on no room. */
+uint32_t x_thread(struct export *x, struct rep *r, pid_t pid, pid_t tid, uint32_t comm);
+/* A node's frames root first into @out (room for @max): the number. */
+size_t x_frames(const struct export *x, uint32_t node, uint32_t *out, size_t max);
+/* Samples in time order (stable). */
+void x_sort_samples(struct export *x);
+/* The name of sym @id as report shows it. */
+const char *x_sym_name(const struct rep *r, uint32_t id);
+/* The unit of event @ev's period: "nanoseconds" (cpu-clock, task-clock)
+ * or "count". */
+const char *x_unit(const struct rep *r, uint32_t ev);
+/* The source file and first line of sym @id, when its object's DWARF
+ * says; false otherwise. */
+bool x_sym_source(struct rep *r, uint32_t id, const char **file, unsigned *line);
+
+/* ---- the formats ---- */
+
+void pprof_sample(struct export *x, struct rep *r, const struct rep_xsample *xs, uint32_t node,
+		  uint32_t thread);
+int pprof_write(struct export *x, struct rep *r, FILE *f);
+void trace_sample(struct export *x, struct rep *r, const struct rep_xsample *xs);
+int trace_write(struct export *x, struct rep *r, FILE *f);
+int speedscope_write(struct export *x, struct rep *r, FILE *f);
+
+#endif

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every export keeps of a profile's samples (export-internal.h):
+ * the call stacks as a tree of frames (each distinct stack one node, so a
+ * sample costs one index however deep it is), the threads with their
+ * names, and the facts of symbols and events the formats share. Whatever
+ * grows with the file is charged to the report's memory cap.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/export-internal.h"
+
+bool x_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t nc = *cap ? *cap : 64;
+	while (nc < need)
+		nc *= 2;
+	void *p = realloc(*v, nc * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = nc;
+	return true;
+}
+
+/* What an item of a vector found through a hash table of @kw words costs
+ * with the slack of both (as the report layer's rep_cost counts). */
+static uint64_t item_cost(size_t size, unsigned kw)
+{
+	return 2 * (uint64_t)size + 3 * (8 * (uint64_t)kw + 4);
+}
+
+static uint32_t node_get(struct export *x, struct rep *r, uint32_t parent, uint32_t id)
+{
+	uint64_t k[2] = { parent, id };
+	long i = htab__get(x->h_node, k);
+	if (i >= 0)
+		return (uint32_t)i + 1;
+	if (x->nr_nodes >= UINT32_MAX - 1 || !rep_reserve(r, item_cost(sizeof(struct xnode), 2)))
+		return 0;
+	if (!x_grow((void **)&x->nodes, &x->cap_nodes, x->nr_nodes + 1, sizeof(*x->nodes)) ||
+	    htab__put(x->h_node, k, x->nr_nodes))
+		return 0;
+	x->nodes[x->nr_nodes] = (struct xnode){ parent, id };
+	return (uint32_t)++x->nr_nodes;
+}
+
+uint32_t x_stack(struct export *x, struct rep *r, const struct rep_xsample *xs)
+{
+	uint32_t node = 0;
+	for (size_t i = xs->nr; i-- > 0;) {
+		uint32_t id = x->by_loc ? xs->locs[i] : r->locs[xs->locs[i]].sym;
+		node = node_get(x, r, node, id);
+		if (!node)
+			return 0;
+	}
+	return node;
+}
+
+size_t x_frames(const struct export *x, uint32_t node, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (uint32_t v = node; v && n < max; v = x->nodes[v - 1].parent)
+		n++;
+	size_t i = n;
+	for (uint32_t v = node; v && i > 0; v = x->nodes[v - 1].parent)
+		out[--i] = x->nodes[v - 1].id;
+	return n;
+}
+
+uint32_t x_thread(struct export *x, struct rep *r, pid_t pid, pid_t tid, uint32_t comm)
+{
+	uint64_t k = (uint32_t)tid;
+	long i = htab__get(x->h_thread, &k);
+	if (i < 0) {
+		if (!rep_reserve(r, item_cost(sizeof(struct xthread), 1)) ||
+		    !x_grow((void **)&x->threads, &x->cap_threads, x->nr_threads + 1,
+			    sizeof(*x->threads)) ||
+		    htab__put(x->h_thread, &k, x->nr_threads))
+			return UINT32_MAX;
+		i = (long)x->nr_threads++;
+	}
+	x->threads[i] = (struct xthread){ pid, tid, comm };
+	return (uint32_t)i;
+}
+
+static int cmp_samp(const void *a, const void *b)
+{
+	const struct xsamp *p = a, *q = b;
+	if (p->time != q->time)
+		return p->time < q->time ? -1 : 1;
+	if (p->thread != q->thread)
+		return p->thread < q->thread ? -1 : 1;
+	return (p->node > q->node) - (p->node < q->node);
+}
+
+void x_sort_samples(struct export *x)
+{
+	if (x->nr_samps)
+		qsort(x->samps, x->nr_samps, sizeof(*x->samps), cmp_samp);
+}
+
+const char *x_sym_name(const struct rep *r, uint32_t id)
+{
+	return r->syms[id].name;
+}
+
+const char *x_unit(const struct rep *r, uint32_t ev)
+{
+	const struct hpm_profile_event *e = &r->meta.events[ev];
+	/* PERF_TYPE_SOFTWARE: PERF_COUNT_SW_CPU_CLOCK, _TASK_CLOCK count ns */
+	if (e->type == 1 && (e->config == 0 || e->config == 1))
+		return "nanoseconds";
+	return "count";
+}
+
+bool x_sym_source(struct rep *r, uint32_t id, const char **file, unsigned *line)
+{
+	const struct rep_sym *sy = &r->syms[id];
+	struct rep_dso *d = &r->dsos[sy->dso];
+	struct hpm_symbol s = { 0 };
+
+	if (!sy->resolved || !d->d || (d->kind != DK_FILE && d->kind != DK_VDSO))
+		return false;
+	/* the line of its first instruction: where the function begins */
+	hpm_dso__lookup(d->d, sy->start, HPM_SYM_LINES, &s);
+	if (!s.file || !s.line)
+		return false;
+	*file = s.file;
+	*line = s.line;
+	return true;
+}
