@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # report --speedscope: valid against the file-format schema that npm's
 # speedscope package ships (validated with ajv, neither written here);
-# the samples' stacks equal --folded's exactly; one profile per thread
-# and event, weighted by the periods, in the event's unit.
+# the samples' stacks equal --folded's exactly (a run of samples of one
+# stack is one entry weighing their periods: with a fixed period, weight /
+# period samples); one profile per thread and event, in the event's unit.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/export-lib.sh"
 
@@ -12,14 +13,14 @@ validate() {
 		fail "$1 is not valid against speedscope's file-format schema"
 }
 
-hpm_ok record -q -g -e cpu-clock -o "$E2E_TMP/c.prof" -- "$WORKLOADS/calltree" 60000000
+hpm_ok record -q -g -e cpu-clock -c 250007 -o "$E2E_TMP/c.prof" -- "$WORKLOADS/calltree" 60000000
 hpm_ok report -i "$E2E_TMP/c.prof" --folded
 cp "$E2E_TMP/out" "$E2E_TMP/folded"
 hpm_ok report -i "$E2E_TMP/c.prof" --speedscope -o "$E2E_TMP/c.speedscope.json"
 S=$E2E_TMP/c.speedscope.json
 expect_eq "the file's mode" 600 "$(stat -c %a "$S")"
 validate "$S"
-export_check folded-eq "$E2E_TMP/folded" "$S" speedscope cpu-clock
+export_check folded-eq "$E2E_TMP/folded" "$S" speedscope cpu-clock 250007
 expect_eq "one profile, in nanoseconds" "[('sampled', 'nanoseconds')]" \
 	"$(json "$S" "[(p['type'], p['unit']) for p in j['profiles']]")"
 hpm_ok report -i "$E2E_TMP/c.prof" --json
@@ -38,4 +39,4 @@ expect_eq "a profile per sampled thread" "$(json "$E2E_TMP/out" "len(j['rows'])"
 	"$(json "$E2E_TMP/th.json" "len(j['profiles'])")"
 expect_eq "page faults are counts" "['none']" "$(json "$E2E_TMP/th.json" "sorted(set(p['unit'] for p in j['profiles']))")"
 expect_eq "every fault once" "$(json "$E2E_TMP/out" "j['events'][0]['samples']")" \
-	"$(json "$E2E_TMP/th.json" "sum(len(p['samples']) for p in j['profiles'])")"
+	"$(json "$E2E_TMP/th.json" "sum(sum(p['weights']) for p in j['profiles'])")"

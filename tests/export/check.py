@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 """Checks of hpmon report's exports (tests/e2e/report-export-*.sh).
 
-  check.py folded-eq FOLDED OTHER KIND [EVENT]
+  check.py folded-eq FOLDED OTHER KIND [EVENT [PERIOD]]
       the stacks and sample counts of OTHER equal those of `report
       --folded` (FOLDED), exactly; KIND is pprof (OTHER: pprof-summary.js's
       JSON), speedscope or trace (the files). pprof and trace keep the
       task's name as the stack's first frame, as --folded does; speedscope
-      has none, so its stacks are compared without it.
+      has none, so its stacks are compared without it, and its samples
+      are weights: the profile must have the fixed PERIOD.
   check.py trace FILE
       FILE follows the Trace Event Format's documented rules (below).
   check.py trace-page FILE HTML
@@ -46,7 +47,9 @@ def pprof_stacks(path, event):
     return out
 
 
-def speedscope_stacks(path, event):
+def speedscope_stacks(path, event, period):
+    """Samples per stack: a run of samples of one stack is one entry
+    weighing their sum, so with a fixed period, weight / period."""
     j = json.load(open(path, encoding="utf-8"))
     frames = [f["name"] for f in j["shared"]["frames"]]
     out = collections.Counter()
@@ -57,8 +60,10 @@ def speedscope_stacks(path, event):
             fail(f"profile {p['name']}: {len(p['samples'])} samples, {len(p['weights'])} weights")
         if p["endValue"] - p["startValue"] != sum(p["weights"]):
             fail(f"profile {p['name']}: endValue - startValue is not the sum of the weights")
-        for s in p["samples"]:
-            out[";".join(frames[i] for i in s)] += 1
+        for s, w in zip(p["samples"], p["weights"]):
+            if w % period:
+                fail(f"profile {p['name']}: weight {w} is not a multiple of the period {period}")
+            out[";".join(frames[i] for i in s)] += w // period
     return out
 
 
@@ -87,7 +92,7 @@ def folded_eq(args):
     if kind == "pprof":
         got = pprof_stacks(args[1], event)
     elif kind == "speedscope":
-        got = speedscope_stacks(args[1], event)
+        got = speedscope_stacks(args[1], event, int(args[4]))
         stripped = collections.Counter()
         for k, v in want.items():
             stripped[k.split(";", 1)[1] if ";" in k else ""] += v

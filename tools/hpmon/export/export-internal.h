@@ -46,6 +46,7 @@ struct export {
 	bool by_loc;              /* frames are locs (pprof), else syms */
 	struct xnode *nodes; size_t nr_nodes, cap_nodes;
 	struct htab *h_node;
+	uint32_t last_node;       /* the previous sample's stack */
 	struct xthread *threads; size_t nr_threads, cap_threads;
 	struct htab *h_thread;
 	struct xsamp *samps; size_t nr_samps, cap_samps;

@@ -2,8 +2,9 @@
 /*
  * `hpmon report --speedscope`: speedscope's file format (docs/formats.md):
  * one "sampled" profile per thread and event, its samples in time order,
- * each a stack of frames (root first) weighted by its period, over one
- * shared list of frames, one per function.
+ * each a stack of frames (root first) weighted by its period (a run of
+ * samples of one stack as one entry), over one shared list of frames,
+ * one per function.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,16 +55,34 @@ static void write_frames(struct json *j, struct export *x, struct rep *r, uint32
 	json_obj_close(j);
 }
 
+/* Consecutive samples of one stack are one entry weighing their sum, as
+ * speedscope merges them when it loads a file: the same picture, and a
+ * hot loop costs one entry (a crafted file repeating a deep chain too).
+ * The entries go to @m (room for @n). */
+static size_t merge_runs(struct export *x, const size_t *ord, size_t n, struct xsamp *m)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct xsamp *s = &x->samps[ord[i]];
+		if (k && m[k - 1].node == s->node)
+			m[k - 1].period += s->period;
+		else
+			m[k++] = *s;
+	}
+	return k;
+}
+
 static void write_profile(struct json *j, struct export *x, struct rep *r, const size_t *ord,
-			  size_t n, const uint32_t *frame_of, uint32_t *fr)
+			  size_t n, const uint32_t *frame_of, uint32_t *fr, struct xsamp *m)
 {
 	const struct xsamp *first = &x->samps[ord[0]];
 	const struct xthread *t = &x->threads[first->thread];
 	char name[512];
 	uint64_t total = 0;
+	size_t k = merge_runs(x, ord, n, m);
 
-	for (size_t i = 0; i < n; i++)
-		total += x->samps[ord[i]].period;
+	for (size_t i = 0; i < k; i++)
+		total += m[i].period;
 	snprintf(name, sizeof(name), "%s [%d] %s", rep_str(r, t->comm), (int)t->tid,
 		 r->meta.events[first->ev].name);
 	json_obj_open(j, NULL);
@@ -73,17 +92,17 @@ static void write_profile(struct json *j, struct export *x, struct rep *r, const
 	json_u64(j, "startValue", 0);
 	json_u64(j, "endValue", total);
 	json_arr_open(j, "samples");
-	for (size_t i = 0; i < n; i++) {
-		size_t k = x_frames(x, x->samps[ord[i]].node, fr, x->nr_nodes + 1);
+	for (size_t i = 0; i < k; i++) {
+		size_t nf = x_frames(x, m[i].node, fr, x->nr_nodes + 1);
 		json_arr_open(j, NULL);
-		for (size_t f = 0; f < k; f++)
+		for (size_t f = 0; f < nf; f++)
 			json_u64(j, NULL, frame_of[fr[f]]);
 		json_arr_close(j);
 	}
 	json_arr_close(j);
 	json_arr_open(j, "weights");
-	for (size_t i = 0; i < n; i++)
-		json_u64(j, NULL, x->samps[ord[i]].period);
+	for (size_t i = 0; i < k; i++)
+		json_u64(j, NULL, m[i].period);
 	json_arr_close(j);
 	json_obj_close(j);
 }
@@ -94,12 +113,14 @@ int speedscope_write(struct export *x, struct rep *r, FILE *f)
 	size_t *ord = malloc((x->nr_samps + 1) * sizeof(*ord));
 	uint32_t *frame_of = malloc((r->nr_syms + 1) * sizeof(*frame_of));
 	uint32_t *fr = malloc((x->nr_nodes + 1) * sizeof(*fr));
+	struct xsamp *m = malloc((x->nr_samps + 1) * sizeof(*m));
 	char title[512];
 
-	if (!ord || !frame_of || !fr) {
+	if (!ord || !frame_of || !fr || !m) {
 		free(ord);
 		free(frame_of);
 		free(fr);
+		free(m);
 		fprintf(stderr, "hpmon report: out of memory writing the speedscope profile\n");
 		return -ENOMEM;
 	}
@@ -120,7 +141,7 @@ int speedscope_write(struct export *x, struct rep *r, FILE *f)
 			if (e->thread != s->thread || e->ev != s->ev)
 				break;
 		}
-		write_profile(&j, x, r, ord + i, end - i, frame_of, fr);
+		write_profile(&j, x, r, ord + i, end - i, frame_of, fr, m);
 	}
 	json_arr_close(&j);
 	snprintf(title, sizeof(title), "%s", r->meta.command ? r->meta.command : r->o.input);
@@ -132,5 +153,6 @@ int speedscope_write(struct export *x, struct rep *r, FILE *f)
 	free(ord);
 	free(frame_of);
 	free(fr);
+	free(m);
 	return 0;
 }

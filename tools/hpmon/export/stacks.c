@@ -34,6 +34,8 @@ static uint64_t item_cost(size_t size, unsigned kw)
 	return 2 * (uint64_t)size + 3 * (8 * (uint64_t)kw + 4);
 }
 
+static uint32_t x_stack_of(struct export *x, struct rep *r, const struct rep_xsample *xs);
+
 static uint32_t node_get(struct export *x, struct rep *r, uint32_t parent, uint32_t id)
 {
 	uint64_t k[2] = { parent, id };
@@ -50,6 +52,14 @@ static uint32_t node_get(struct export *x, struct rep *r, uint32_t parent, uint3
 }
 
 uint32_t x_stack(struct export *x, struct rep *r, const struct rep_xsample *xs)
+{
+	if (xs->same && x->last_node)
+		return x->last_node;
+	x->last_node = x_stack_of(x, r, xs);
+	return x->last_node;
+}
+
+static uint32_t x_stack_of(struct export *x, struct rep *r, const struct rep_xsample *xs)
 {
 	uint32_t node = 0;
 	for (size_t i = xs->nr; i-- > 0;) {

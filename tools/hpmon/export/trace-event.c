@@ -60,38 +60,50 @@ static double us(uint64_t t, uint64_t t0)
 	return t >= t0 ? (double)(t - t0) / 1000.0 : -(double)(t0 - t) / 1000.0;
 }
 
-static void names(struct json *j, struct export *x, struct rep *r)
+static void name_event(struct json *j, const char *what, pid_t pid, pid_t tid, const char *name)
 {
-	for (size_t i = 0; i < x->nr_threads; i++) {
-		const struct xthread *t = &x->threads[i];
-		bool first = true; /* the process's name: its main thread's, else its first seen */
-		for (size_t k = 0; k < i && first; k++)
-			first = x->threads[k].pid != t->pid;
-		if (first) {
-			uint32_t comm = t->comm;
-			for (size_t k = i; k < x->nr_threads; k++)
-				if (x->threads[k].tid == t->pid)
-					comm = x->threads[k].comm;
-			json_obj_open(j, NULL);
-			json_str(j, "name", "process_name");
-			json_str(j, "ph", "M");
-			json_i64(j, "pid", t->pid);
-			json_i64(j, "tid", t->pid);
-			json_obj_open(j, "args");
-			json_str(j, "name", rep_str(r, comm));
-			json_obj_close(j);
-			json_obj_close(j);
-		}
-		json_obj_open(j, NULL);
-		json_str(j, "name", "thread_name");
-		json_str(j, "ph", "M");
-		json_i64(j, "pid", t->pid);
-		json_i64(j, "tid", t->tid);
-		json_obj_open(j, "args");
-		json_str(j, "name", rep_str(r, t->comm));
-		json_obj_close(j);
-		json_obj_close(j);
+	json_obj_open(j, NULL);
+	json_str(j, "name", what);
+	json_str(j, "ph", "M");
+	json_i64(j, "pid", pid);
+	json_i64(j, "tid", tid);
+	json_obj_open(j, "args");
+	json_str(j, "name", name);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static int cmp_pid(const void *a, const void *b, void *arg)
+{
+	const struct xthread *t = arg;
+	const struct xthread *p = &t[*(const size_t *)a], *q = &t[*(const size_t *)b];
+	if (p->pid != q->pid)
+		return p->pid < q->pid ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* A process is named as its main thread, else as its first thread seen. */
+static int names(struct json *j, struct export *x, struct rep *r)
+{
+	size_t *ord = malloc((x->nr_threads + 1) * sizeof(*ord));
+	if (!ord)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->nr_threads; i++)
+		ord[i] = i;
+	qsort_r(ord, x->nr_threads, sizeof(*ord), cmp_pid, x->threads);
+	for (size_t i = 0, end; i < x->nr_threads; i = end) {
+		const struct xthread *t = &x->threads[ord[i]];
+		uint32_t comm = t->comm;
+		for (end = i; end < x->nr_threads && x->threads[ord[end]].pid == t->pid; end++)
+			if (x->threads[ord[end]].tid == t->pid)
+				comm = x->threads[ord[end]].comm;
+		name_event(j, "process_name", t->pid, t->pid, rep_str(r, comm));
+		for (size_t k = i; k < end; k++)
+			name_event(j, "thread_name", t->pid, x->threads[ord[k]].tid,
+				   rep_str(r, x->threads[ord[k]].comm));
 	}
+	free(ord);
+	return 0;
 }
 
 static void samples(struct json *j, struct export *x, struct rep *r, uint64_t t0)
@@ -224,9 +236,7 @@ int trace_write(struct export *x, struct rep *r, FILE *f)
 	json_init(&j, f, false);
 	json_obj_open(&j, NULL);
 	json_arr_open(&j, "traceEvents");
-	names(&j, x, r);
-	samples(&j, x, r, t0);
-	if (counters(&j, x, r, t0)) {
+	if (names(&j, x, r) || (samples(&j, x, r, t0), counters(&j, x, r, t0))) {
 		fprintf(stderr, "hpmon report: out of memory writing the trace\n");
 		return -ENOMEM;
 	}

@@ -377,19 +377,44 @@ struct rep_memo {
 	size_t row;
 };
 
-/* The sample as the sink sees it: its frames as locs, its group's deltas. */
+/* The sample as the sink sees it: its frames as locs, its group's deltas.
+ * A run of samples with the same call chain of the same process, address
+ * and mode, with no side-band record between, is resolved once (a
+ * crafted file may repeat a 4096-entry chain in 2 bytes a sample). */
 static void to_sink(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li)
 {
 	struct rep_xsample x = { .s = s, .comm = comm, .delta = s->nr_values ? r->xdelta : NULL };
+	struct rep_cg *c = &r->xlast;
 	uint32_t leaf = li;
 	uint64_t ip = s->ip;
 
-	if (r->o.callgraph) {
+	if (r->o.callgraph && c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid &&
+	    c->ip == s->ip && c->mode == s->mode && c->leaf == li && c->nr_chain == s->nr_chain &&
+	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
+		x.nr = c->n;
+		x.same = true;
+	} else if (r->o.callgraph) {
+		c->nr_samples = 0;
 		x.nr = chain_locs(r, s, li);
-		x.locs = r->xlocs;
-		x.ips = r->xips;
+		if (x.nr && s->nr_chain > c->cap) {
+			uint64_t *v = realloc(c->chain, s->nr_chain * sizeof(uint64_t));
+			if (v) {
+				c->chain = v;
+				c->cap = s->nr_chain;
+			}
+		}
+		if (x.nr && s->nr_chain <= c->cap) {
+			if (s->nr_chain)
+				memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
+			*c = (struct rep_cg){ .chain = c->chain, .nr_chain = s->nr_chain, .cap = c->cap,
+					      .gen = r->sb_gen, .leaf = li, .pid = s->pid, .ip = s->ip,
+					      .mode = s->mode, .n = x.nr, .nr_samples = 1 };
+		}
 	}
+	x.locs = r->xlocs;
+	x.ips = r->xips;
 	if (!x.nr) { /* no call graph, or no memory for it: the leaf alone */
+		c->nr_samples = 0;
 		x.nr = 1;
 		x.locs = &leaf;
 		x.ips = &ip;
@@ -550,6 +575,7 @@ void aggregate__free(struct rep *r)
 	free(r->frames);
 	free(r->xlocs);
 	free(r->xips);
+	free(r->xlast.chain);
 	free(r->memo);
 	htab__free(r->h_row);
 	htab__free(r->h_edge);

@@ -45,6 +45,9 @@ struct rep_xsample {
 	const uint32_t *locs;
 	const uint64_t *ips;
 	size_t nr;
+	/* The same frames as the previous sample's (a run of samples with
+	 * one call chain, resolved once as for the call graph). */
+	bool same;
 	/* [nr_ev] counts read from its group since the same thread's previous
 	 * sample of the event on that CPU (0 for events outside the group);
 	 * NULL when the sample read none. */
@@ -199,6 +202,7 @@ struct rep {
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
 	uint32_t *xlocs; uint64_t *xips; size_t xcap; /* a sample's frames as locs */
+	struct rep_cg xlast;                 /* whose frames xlocs holds (n: how many) */
 	double *xdelta;                      /* [nr_ev], for the sink */
 	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
