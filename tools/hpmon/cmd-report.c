@@ -256,14 +256,12 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	if (xfmt >= 0 && (fmt != REP_TEXT || metric_args_any(&mo)))
 		return usage_error("%s", "--pprof, --trace-event and --speedscope are formats of their "
 				   "own: give one, without --json, --csv, --folded or metrics");
-	if (xfmt >= 0 && !(x = export_new((enum export_fmt)xfmt, &o))) {
-		fprintf(stderr, "hpmon report: out of memory\n");
-		return HPM_EXIT_FAIL;
-	}
 	int orc = report_out_open(&out, output, xfmt);
-	if (orc) {
-		export_free(x);
+	if (orc)
 		return orc;
+	if (xfmt >= 0 && !(x = export_new((enum export_fmt)xfmt, &o, out.f))) {
+		fprintf(stderr, "hpmon report: out of memory\n");
+		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
 
 	o.procfs = hpm_ctx__procfs_root(ctx);
@@ -275,7 +273,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
 	if (x) {
-		int xrc = export_write(x, &r, out.f) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
+		int xrc = export_write(x, &r) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 		rep_print_notes(stderr, &r, "hpmon report:");
 		if (!xrc && !r.st.complete && !r.st.chunks)
 			xrc = HPM_EXIT_FAIL;

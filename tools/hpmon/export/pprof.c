@@ -40,21 +40,36 @@ void pprof_sample(struct export *x, struct rep *r, const struct rep_xsample *xs,
 	long i = htab__get(x->h_agg, k);
 
 	if (i < 0) {
+		/* past the memory cap, the sample counts for the "[memory cap]"
+		 * thread, whose entries (a stack, CPU, comm and event each) the
+		 * stacks' and names' bounds bound */
 		uint64_t cost = 2 * (sizeof(k) + nv * 8) + 3 * (8 * sizeof(k) / 8 + 4);
-		if (!rep_reserve(r, cost) ||
-		    !x_grow((void **)&x->akeys, &x->cap_agg, x->nr_agg + 1, sizeof(k))) {
+		if (thread + 1 != x->capped_thread && !rep_reserve(r, cost)) {
+			uint32_t t = x_capped_thread(x);
+			if (t == UINT32_MAX) {
+				x->dropped++;
+				return;
+			}
+			k[1] = (uint32_t)-1;
+			k[2] = t;
+			i = htab__get(x->h_agg, k);
+		}
+	}
+	if (i < 0) {
+		if (!x_grow((void **)&x->akeys, &x->cap_agg, (x->nr_agg + 1) * (1 + PPROF_LABELS),
+			    sizeof(uint64_t))) {
 			x->dropped++;
 			return;
 		}
-		/* avals grows with akeys: its capacity is cap_agg * nv */
-		int64_t *v = realloc(x->avals, x->cap_agg * nv * sizeof(int64_t));
+		/* avals holds as many entries as akeys has room for */
+		size_t room = x->cap_agg / (1 + PPROF_LABELS);
+		int64_t *v = realloc(x->avals, room * nv * sizeof(int64_t));
+		if (v)
+			x->avals = v;
 		if (!v || htab__put(x->h_agg, k, x->nr_agg)) {
-			if (v)
-				x->avals = v;
 			x->dropped++;
 			return;
 		}
-		x->avals = v;
 		memcpy(&x->akeys[x->nr_agg * (1 + PPROF_LABELS)], k, sizeof(k));
 		memset(&x->avals[x->nr_agg * nv], 0, nv * sizeof(int64_t));
 		i = (long)x->nr_agg++;

@@ -83,7 +83,7 @@ static void write_profile(struct json *j, struct export *x, struct rep *r, const
 
 	for (size_t i = 0; i < k; i++)
 		total += m[i].period;
-	snprintf(name, sizeof(name), "%s [%d] %s", rep_str(r, t->comm), (int)t->tid,
+	snprintf(name, sizeof(name), "%s [%d] %s", x_thread_name(x, r, first->thread), (int)t->tid,
 		 r->meta.events[first->ev].name);
 	json_obj_open(j, NULL);
 	json_str(j, "type", "sampled");

@@ -34,15 +34,18 @@ static uint64_t item_cost(size_t size, unsigned kw)
 	return 2 * (uint64_t)size + 3 * (8 * (uint64_t)kw + 4);
 }
 
-static uint32_t x_stack_of(struct export *x, struct rep *r, const struct rep_xsample *xs);
-
 static uint32_t node_get(struct export *x, struct rep *r, uint32_t parent, uint32_t id)
 {
 	uint64_t k[2] = { parent, id };
 	long i = htab__get(x->h_node, k);
 	if (i >= 0)
 		return (uint32_t)i + 1;
-	if (x->nr_nodes >= UINT32_MAX - 1 || !rep_reserve(r, item_cost(sizeof(struct xnode), 2)))
+	uint64_t cost = item_cost(sizeof(struct xnode), 2);
+	/* pprof: what writing the location will take (its entry, its
+	 * function's, their names copied into the string table) */
+	if (x->by_loc)
+		cost += 192 + 2 * strlen(r->syms[r->locs[id].sym].name);
+	if (x->nr_nodes >= UINT32_MAX - 1 || !rep_reserve(r, cost))
 		return 0;
 	if (!x_grow((void **)&x->nodes, &x->cap_nodes, x->nr_nodes + 1, sizeof(*x->nodes)) ||
 	    htab__put(x->h_node, k, x->nr_nodes))
@@ -51,24 +54,34 @@ static uint32_t node_get(struct export *x, struct rep *r, uint32_t parent, uint3
 	return (uint32_t)++x->nr_nodes;
 }
 
-uint32_t x_stack(struct export *x, struct rep *r, const struct rep_xsample *xs)
-{
-	if (xs->same && x->last_node)
-		return x->last_node;
-	x->last_node = x_stack_of(x, r, xs);
-	return x->last_node;
-}
-
+/* Past the memory cap a stack keeps the outer frames that have nodes:
+ * the sample still counts, at its caller's place (or the root). */
 static uint32_t x_stack_of(struct export *x, struct rep *r, const struct rep_xsample *xs)
 {
 	uint32_t node = 0;
 	for (size_t i = xs->nr; i-- > 0;) {
 		uint32_t id = x->by_loc ? xs->locs[i] : r->locs[xs->locs[i]].sym;
-		node = node_get(x, r, node, id);
-		if (!node)
-			return 0;
+		uint32_t next = node_get(x, r, node, id);
+		if (!next) {
+			x->cut++;
+			return node;
+		}
+		node = next;
 	}
 	return node;
+}
+
+uint32_t x_stack(struct export *x, struct rep *r, const struct rep_xsample *xs)
+{
+	if (xs->same && x->last_valid) {
+		x->cut += x->last_cut;
+		return x->last_node;
+	}
+	uint64_t before = x->cut;
+	x->last_node = x_stack_of(x, r, xs);
+	x->last_cut = x->cut != before;
+	x->last_valid = true;
+	return x->last_node;
 }
 
 size_t x_frames(const struct export *x, uint32_t node, uint32_t *out, size_t max)
@@ -87,8 +100,9 @@ uint32_t x_thread(struct export *x, struct rep *r, pid_t pid, pid_t tid, uint32_
 	uint64_t k = (uint32_t)tid;
 	long i = htab__get(x->h_thread, &k);
 	if (i < 0) {
-		if (!rep_reserve(r, item_cost(sizeof(struct xthread), 1)) ||
-		    !x_grow((void **)&x->threads, &x->cap_threads, x->nr_threads + 1,
+		if (!rep_reserve(r, item_cost(sizeof(struct xthread), 1)))
+			return x_capped_thread(x);
+		if (!x_grow((void **)&x->threads, &x->cap_threads, x->nr_threads + 1,
 			    sizeof(*x->threads)) ||
 		    htab__put(x->h_thread, &k, x->nr_threads))
 			return UINT32_MAX;
@@ -98,20 +112,22 @@ uint32_t x_thread(struct export *x, struct rep *r, pid_t pid, pid_t tid, uint32_
 	return (uint32_t)i;
 }
 
-static int cmp_samp(const void *a, const void *b)
+uint32_t x_capped_thread(struct export *x)
 {
-	const struct xsamp *p = a, *q = b;
-	if (p->time != q->time)
-		return p->time < q->time ? -1 : 1;
-	if (p->thread != q->thread)
-		return p->thread < q->thread ? -1 : 1;
-	return (p->node > q->node) - (p->node < q->node);
+	x->capped_samples++;
+	if (x->capped_thread)
+		return x->capped_thread - 1;
+	/* one, uncharged: every thread past the cap */
+	if (!x_grow((void **)&x->threads, &x->cap_threads, x->nr_threads + 1, sizeof(*x->threads)))
+		return UINT32_MAX;
+	x->threads[x->nr_threads] = (struct xthread){ -1, -1, 0 };
+	x->capped_thread = (uint32_t)++x->nr_threads;
+	return x->capped_thread - 1;
 }
 
-void x_sort_samples(struct export *x)
+const char *x_thread_name(const struct export *x, const struct rep *r, uint32_t t)
 {
-	if (x->nr_samps)
-		qsort(x->samps, x->nr_samps, sizeof(*x->samps), cmp_samp);
+	return t + 1 == x->capped_thread ? "[memory cap]" : rep_str(r, x->threads[t].comm);
 }
 
 const char *x_sym_name(const struct rep *r, uint32_t id)

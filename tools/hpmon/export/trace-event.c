@@ -7,7 +7,9 @@
  * summed from the samples' periods (or from the counts read from a group
  * at the leader's samples), are counter events per process; the names of
  * processes and threads are metadata events; LOST records are global
- * instant events. Times are microseconds from the profile's first record.
+ * instant events. Events are written as the samples come (a sample whose
+ * mapping came late comes late: viewers sort by time); times are
+ * microseconds from the 10 ms boundary before the file's first sample.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -45,19 +47,80 @@ static void count_add(struct export *x, struct rep *r, pid_t pid, uint32_t ev, u
 	x->cvals[i] += v;
 }
 
-void trace_sample(struct export *x, struct rep *r, const struct rep_xsample *xs)
-{
-	const struct hpm_sample *s = xs->s;
-	count_add(x, r, s->pid, s->ev, s->time, (double)s->period);
-	for (uint32_t e = 0; xs->delta && e < r->nr_ev; e++)
-		if (e != s->ev && xs->delta[e] > 0)
-			count_add(x, r, s->pid, e, s->time, xs->delta[e]);
-}
-
 /* microseconds since @t0 */
 static double us(uint64_t t, uint64_t t0)
 {
 	return t >= t0 ? (double)(t - t0) / 1000.0 : -(double)(t0 - t) / 1000.0;
+}
+
+/* The start of the file, at the first sample or LOST record: times count
+ * from the 10 ms boundary before the file's first sample (@t without one). */
+static void start(struct export *x, struct rep *r, uint64_t t)
+{
+	if (x->started)
+		return;
+	x->started = true;
+	x->t0 = (r->first_time ? r->first_time : t) / TRACE_INTERVAL_NS * TRACE_INTERVAL_NS;
+	json_init(&x->j, x->f, false);
+	json_obj_open(&x->j, NULL);
+	json_arr_open(&x->j, "traceEvents");
+}
+
+void trace_sample(struct export *x, struct rep *r, const struct rep_xsample *xs, uint32_t node,
+		  uint32_t thread)
+{
+	const struct hpm_sample *s = xs->s;
+	const struct xthread *t = &x->threads[thread];
+	struct json *j = &x->j;
+
+	count_add(x, r, t->pid, s->ev, s->time, (double)s->period);
+	for (uint32_t e = 0; xs->delta && e < r->nr_ev; e++)
+		if (e != s->ev && xs->delta[e] > 0)
+			count_add(x, r, t->pid, e, s->time, xs->delta[e]);
+	start(x, r, s->time);
+	if (s->time > x->t_end)
+		x->t_end = s->time;
+	json_obj_open(j, NULL);
+	json_str(j, "name", r->meta.events[s->ev].name);
+	json_str(j, "cat", "sample");
+	json_str(j, "ph", "i");
+	json_str(j, "s", "t");
+	json_dbl(j, "ts", us(s->time, x->t0));
+	json_i64(j, "pid", t->pid);
+	json_i64(j, "tid", t->tid);
+	if (node) /* 0: no frame (past the memory cap) */
+		json_u64(j, "sf", node);
+	json_obj_open(j, "args");
+	if (node)
+		json_str(j, "leaf", x_sym_name(r, x->nodes[node - 1].id));
+	json_u64(j, "cpu", s->cpu);
+	json_u64(j, "period", s->period);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+static void lost_mark(struct json *j, const char *what, double ts, uint64_t n, const char *ev)
+{
+	json_obj_open(j, NULL);
+	json_str(j, "name", what);
+	json_str(j, "cat", "lost");
+	json_str(j, "ph", "i");
+	json_str(j, "s", "g");
+	json_dbl(j, "ts", ts);
+	json_i64(j, "pid", 0);
+	json_i64(j, "tid", 0);
+	json_obj_open(j, "args");
+	json_u64(j, "count", n);
+	json_str(j, "event", ev);
+	json_obj_close(j);
+	json_obj_close(j);
+}
+
+void trace_lost(struct export *x, struct rep *r, const struct hpm_lost_rec *l)
+{
+	start(x, r, l->time);
+	lost_mark(&x->j, "lost records", us(l->time, x->t0), l->count,
+		  l->ev < r->nr_ev ? r->meta.events[l->ev].name : NULL);
 }
 
 static void name_event(struct json *j, const char *what, pid_t pid, pid_t tid, const char *name)
@@ -97,36 +160,14 @@ static int names(struct json *j, struct export *x, struct rep *r)
 		for (end = i; end < x->nr_threads && x->threads[ord[end]].pid == t->pid; end++)
 			if (x->threads[ord[end]].tid == t->pid)
 				comm = x->threads[ord[end]].comm;
-		name_event(j, "process_name", t->pid, t->pid, rep_str(r, comm));
+		name_event(j, "process_name", t->pid, t->pid,
+			   ord[i] + 1 == x->capped_thread ? "[memory cap]" : rep_str(r, comm));
 		for (size_t k = i; k < end; k++)
 			name_event(j, "thread_name", t->pid, x->threads[ord[k]].tid,
-				   rep_str(r, x->threads[ord[k]].comm));
+				   x_thread_name(x, r, (uint32_t)ord[k]));
 	}
 	free(ord);
 	return 0;
-}
-
-static void samples(struct json *j, struct export *x, struct rep *r, uint64_t t0)
-{
-	for (size_t i = 0; i < x->nr_samps; i++) {
-		const struct xsamp *s = &x->samps[i];
-		const struct xthread *t = &x->threads[s->thread];
-		json_obj_open(j, NULL);
-		json_str(j, "name", r->meta.events[s->ev].name);
-		json_str(j, "cat", "sample");
-		json_str(j, "ph", "i");
-		json_str(j, "s", "t");
-		json_dbl(j, "ts", us(s->time, t0));
-		json_i64(j, "pid", t->pid);
-		json_i64(j, "tid", t->tid);
-		json_u64(j, "sf", s->node);
-		json_obj_open(j, "args");
-		json_str(j, "leaf", x_sym_name(r, x->nodes[s->node - 1].id));
-		json_u64(j, "cpu", s->cpu);
-		json_u64(j, "period", s->period);
-		json_obj_close(j);
-		json_obj_close(j);
-	}
 }
 
 static int cmp_cnt(const void *a, const void *b, void *arg)
@@ -177,23 +218,6 @@ static int counters(struct json *j, struct export *x, struct rep *r, uint64_t t0
 	return 0;
 }
 
-static void lost_mark(struct json *j, const char *what, double ts, uint64_t n, const char *ev)
-{
-	json_obj_open(j, NULL);
-	json_str(j, "name", what);
-	json_str(j, "cat", "lost");
-	json_str(j, "ph", "i");
-	json_str(j, "s", "g");
-	json_dbl(j, "ts", ts);
-	json_i64(j, "pid", 0);
-	json_i64(j, "tid", 0);
-	json_obj_open(j, "args");
-	json_u64(j, "count", n);
-	json_str(j, "event", ev);
-	json_obj_close(j);
-	json_obj_close(j);
-}
-
 static void frames(struct json *j, struct export *x, struct rep *r)
 {
 	char id[24];
@@ -213,48 +237,27 @@ static void frames(struct json *j, struct export *x, struct rep *r)
 	json_obj_close(j);
 }
 
-int trace_write(struct export *x, struct rep *r, FILE *f)
+int trace_write(struct export *x, struct rep *r)
 {
-	struct json j;
-	uint64_t t0 = UINT64_MAX, t_end = 0;
+	struct json *j = &x->j;
 
-	x_sort_samples(x);
-	if (x->nr_samps) {
-		t0 = x->samps[0].time;
-		t_end = x->samps[x->nr_samps - 1].time;
-	}
-	for (size_t i = 0; i < x->nr_lost; i++)
-		if (x->lost[i].time < t0)
-			t0 = x->lost[i].time;
-	if (t0 == UINT64_MAX)
-		t0 = 0;
-	/* the counters' intervals start on multiples of 10 ms of the clock */
-	for (size_t i = 0; i < x->nr_cnt; i++)
-		if (x->ckeys[3 * i + 2] * TRACE_INTERVAL_NS < t0)
-			t0 = x->ckeys[3 * i + 2] * TRACE_INTERVAL_NS;
-
-	json_init(&j, f, false);
-	json_obj_open(&j, NULL);
-	json_arr_open(&j, "traceEvents");
-	if (names(&j, x, r) || (samples(&j, x, r, t0), counters(&j, x, r, t0))) {
+	start(x, r, 0);
+	if (names(j, x, r) || counters(j, x, r, x->t0)) {
 		fprintf(stderr, "hpmon report: out of memory writing the trace\n");
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < x->nr_lost; i++)
-		lost_mark(&j, "lost records", us(x->lost[i].time, t0), x->lost[i].count,
-			  x->lost[i].ev < r->nr_ev ? r->meta.events[x->lost[i].ev].name : NULL);
 	if (r->lost_samples) /* the kernel's count (LOST_SAMPLES), known at the end only */
-		lost_mark(&j, "lost samples", us(t_end, t0), r->lost_samples, NULL);
-	json_arr_close(&j);
-	frames(&j, x, r);
-	json_str(&j, "displayTimeUnit", "ns");
-	json_obj_open(&j, "otherData");
-	json_str(&j, "producer", "hpmon report --trace-event");
-	json_str(&j, "command", r->meta.command);
-	json_str(&j, "host", r->meta.host);
-	json_u64(&j, "clock_origin_ns", t0);
-	json_obj_close(&j);
-	json_obj_close(&j);
-	json_end(&j);
+		lost_mark(j, "lost samples", us(x->t_end, x->t0), r->lost_samples, NULL);
+	json_arr_close(j);
+	frames(j, x, r);
+	json_str(j, "displayTimeUnit", "ns");
+	json_obj_open(j, "otherData");
+	json_str(j, "producer", "hpmon report --trace-event");
+	json_str(j, "command", r->meta.command);
+	json_str(j, "host", r->meta.host);
+	json_u64(j, "clock_origin_ns", x->t0);
+	json_obj_close(j);
+	json_obj_close(j);
+	json_end(j);
 	return 0;
 }

@@ -120,6 +120,8 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	/* one pass; a sample whose mapping is not known yet waits for the end */
 	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
 		if (p.type == HPM_PREC_SAMPLE) {
+			if (!r->first_time)
+				r->first_time = p.sample.time;
 			if (p.sample.ev < r->nr_ev)
 				aggregate__sample(r, &p.sample, true);
 		} else if (sideband(r, &p)) {

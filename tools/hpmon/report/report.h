@@ -174,6 +174,7 @@ struct rep {
 	uint64_t *ev_samples;              /* [nr_ev] totals */
 	double *ev_period;
 	uint64_t lost, lost_samples, throttled, filtered;
+	uint64_t first_time;               /* of the file's first timed sample */
 	bool have_chains, have_groups;
 	bool *ev_read;                     /* [nr_ev] counts read at samples (groups) */
 	/* -M, --metric, --metrics-file (report-view.h); NULL: none. Set and
