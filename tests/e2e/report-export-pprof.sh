@@ -95,6 +95,16 @@ expect_eq "old file kept" old "$(cat "$E2E_TMP/keep")"
 # -o - is standard output
 hpm_ok report -i "$E2E_TMP/c.prof" --pprof -o -
 cmp -s "$E2E_TMP/out" "$E2E_TMP/c.pb.gz" || fail "--pprof -o - differs from the file"
+# any format to -o: the folded stacks too
+hpm_ok report -i "$E2E_TMP/c.prof" --folded -o "$E2E_TMP/folded2"
+cmp -s "$E2E_TMP/folded" "$E2E_TMP/folded2" || fail "--folded -o differs from standard output"
+# gzip is not for a terminal
+if command -v script >/dev/null; then
+	rc=0
+	timeout 30 script -qec "$HPMON report -i $E2E_TMP/c.prof --pprof" /dev/null >"$E2E_TMP/tty" 2>&1 || rc=$?
+	expect_eq "--pprof to a terminal: a usage error" 129 "$rc"
+	expect_grep "--pprof to a terminal: why" 'gzipped binary data: give -o FILE' "$E2E_TMP/tty"
+fi
 hpm report -i "$E2E_TMP/c.prof" --pprof --folded
 expect_eq "two formats: a usage error" 129 "$HPM_STATUS"
 expect_grep "the conflict named" 'formats of their own' "$E2E_TMP/err"
