@@ -71,6 +71,7 @@ struct export {
 	uint64_t cut;             /* samples whose stacks lost their inner frames */
 	uint64_t capped_samples;  /* of threads past the cap: "[memory cap]" */
 	uint64_t merged;          /* speedscope: added to their thread's previous sample */
+	uint64_t uncounted;       /* trace: counts missing from the counter tracks */
 	uint64_t dropped;         /* left out (no memory at all) */
 };
 

@@ -101,7 +101,7 @@ bool export_binary(enum export_fmt fmt)
 /* What the memory cap changed, on stderr: the totals stay exact. */
 static void cap_notes(const struct export *x)
 {
-	if (!x->cut && !x->capped_samples && !x->merged && !x->dropped)
+	if (!x->cut && !x->capped_samples && !x->merged && !x->uncounted && !x->dropped)
 		return;
 	fprintf(stderr, "hpmon report: warning: the profile asks for more memory than its size "
 		"justifies; in the export:\n");
@@ -114,6 +114,9 @@ static void cap_notes(const struct export *x)
 	if (x->merged)
 		fprintf(stderr, "hpmon report:   %llu samples are added to their thread's previous "
 			"sample\n", (unsigned long long)x->merged);
+	if (x->uncounted)
+		fprintf(stderr, "hpmon report:   %llu counts are missing from the counter tracks "
+			"(their samples are there)\n", (unsigned long long)x->uncounted);
 	if (x->dropped)
 		fprintf(stderr, "hpmon report:   %llu samples are left out (out of memory)\n",
 			(unsigned long long)x->dropped);

@@ -56,17 +56,23 @@ void pprof_sample(struct export *x, struct rep *r, const struct rep_xsample *xs,
 		}
 	}
 	if (i < 0) {
-		if (!x_grow((void **)&x->akeys, &x->cap_agg, (x->nr_agg + 1) * (1 + PPROF_LABELS),
+		/* avals grows with akeys, entry for entry */
+		size_t cap = x->cap_agg;
+		if (!x_grow((void **)&x->akeys, &cap, (x->nr_agg + 1) * (1 + PPROF_LABELS),
 			    sizeof(uint64_t))) {
 			x->dropped++;
 			return;
 		}
-		/* avals holds as many entries as akeys has room for */
-		size_t room = x->cap_agg / (1 + PPROF_LABELS);
-		int64_t *v = realloc(x->avals, room * nv * sizeof(int64_t));
-		if (v)
+		if (cap != x->cap_agg) {
+			int64_t *v = realloc(x->avals, cap / (1 + PPROF_LABELS) * nv * sizeof(int64_t));
+			if (!v) {
+				x->dropped++;
+				return;
+			}
 			x->avals = v;
-		if (!v || htab__put(x->h_agg, k, x->nr_agg)) {
+			x->cap_agg = cap;
+		}
+		if (htab__put(x->h_agg, k, x->nr_agg)) {
 			x->dropped++;
 			return;
 		}

@@ -26,20 +26,23 @@ static void count_add(struct export *x, struct rep *r, pid_t pid, uint32_t ev, u
 	uint64_t k[3] = { (uint32_t)pid, ev, t / TRACE_INTERVAL_NS };
 	long i = htab__get(x->h_cnt, k);
 	if (i < 0) {
-		if (!rep_reserve(r, 2 * (sizeof(k) + sizeof(double)) + 3 * (8 * 3 + 4)))
-			return; /* a count past the memory cap: the samples say it */
+		if (!rep_reserve(r, 2 * (sizeof(k) + sizeof(double)) + 3 * (8 * 3 + 4))) {
+			x->uncounted++; /* the samples still say it */
+			return;
+		}
+		/* cvals grows with ckeys, entry for entry */
 		size_t cap = x->cap_cnt;
 		if (!x_grow((void **)&x->ckeys, &cap, 3 * (x->nr_cnt + 1), sizeof(uint64_t)))
 			return;
-		size_t vcap = cap / 3;
-		double *v2 = realloc(x->cvals, vcap * sizeof(double));
-		x->cap_cnt = cap;
-		if (!v2 || htab__put(x->h_cnt, k, x->nr_cnt)) {
-			if (v2)
-				x->cvals = v2;
-			return;
+		if (cap != x->cap_cnt) {
+			double *nv = realloc(x->cvals, cap / 3 * sizeof(double));
+			if (!nv)
+				return;
+			x->cvals = nv;
+			x->cap_cnt = cap;
 		}
-		x->cvals = v2;
+		if (htab__put(x->h_cnt, k, x->nr_cnt))
+			return;
 		memcpy(&x->ckeys[3 * x->nr_cnt], k, sizeof(k));
 		x->cvals[x->nr_cnt] = 0;
 		i = (long)x->nr_cnt++;
