@@ -66,6 +66,7 @@ struct export {
 	FILE *f;                  /* the trace is written as the samples come */
 	struct json j;
 	bool started;
+	bool locked;              /* the stream, by flockfile (trace-event.c) */
 	uint64_t t0, t_end;       /* the trace's origin (a 10 ms boundary), last sample */
 	/* past the memory cap (export_write says so) */
 	uint64_t cut;             /* samples whose stacks lost their inner frames */

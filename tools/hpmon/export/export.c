@@ -140,6 +140,8 @@ void export_free(struct export *x)
 {
 	if (!x)
 		return;
+	if (x->locked)
+		funlockfile(x->f);
 	free(x->nodes);
 	free(x->threads);
 	free(x->samps);

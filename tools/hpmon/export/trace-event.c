@@ -63,6 +63,10 @@ static void start(struct export *x, struct rep *r, uint64_t t)
 	if (x->started)
 		return;
 	x->started = true;
+	/* one writer: the stream stays locked until trace_write (each of the
+	 * JSON writer's character writes would take the lock again) */
+	flockfile(x->f);
+	x->locked = true;
 	x->t0 = (r->first_time ? r->first_time : t) / TRACE_INTERVAL_NS * TRACE_INTERVAL_NS;
 	json_init(&x->j, x->f, false);
 	json_obj_open(&x->j, NULL);
@@ -262,5 +266,7 @@ int trace_write(struct export *x, struct rep *r)
 	json_obj_close(j);
 	json_obj_close(j);
 	json_end(j);
+	funlockfile(x->f);
+	x->locked = false;
 	return 0;
 }
