@@ -101,7 +101,7 @@ void pprof_sample(struct export *x, struct rep *r, const struct rep_xsample *xs,
 	for (size_t f = 0; f < xs->nr; f++) {
 		const struct rep_loc *l = &r->locs[xs->locs[f]];
 		if (!x->bias_set[l->dso]) {
-			x->bias[l->dso] = xs->ips[f] - l->off;
+			x->bias[l->dso] = xs->ips[f] - x_loc_off(r, l);
 			x->bias_set[l->dso] = 1;
 		}
 	}
@@ -172,6 +172,7 @@ struct pp {
 	struct strtab st;
 	uint32_t *loc_id;          /* [nr_locs]: pprof's id, 0 none yet */
 	uint32_t *locs; size_t nr_locs, cap_locs;   /* in id order */
+	uint64_t *offs; size_t cap_offs;            /* their x_loc_off */
 	uint32_t *map_id;          /* [nr_dsos] */
 	uint32_t *maps; size_t nr_maps, cap_maps;
 	uint64_t *lo, *hi;         /* [nr_dsos]: offsets of the used locs */
@@ -267,13 +268,16 @@ static uint64_t loc_use(struct pp *p, uint32_t l)
 {
 	if (p->loc_id[l])
 		return p->loc_id[l];
-	if (!x_grow((void **)&p->locs, &p->cap_locs, p->nr_locs + 1, sizeof(*p->locs))) {
+	if (!x_grow((void **)&p->locs, &p->cap_locs, p->nr_locs + 1, sizeof(*p->locs)) ||
+	    !x_grow((void **)&p->offs, &p->cap_offs, p->nr_locs + 1, sizeof(*p->offs))) {
 		p->st.err = -ENOMEM;
 		return 0;
 	}
-	p->locs[p->nr_locs] = l;
-	p->loc_id[l] = (uint32_t)++p->nr_locs;
 	const struct rep_loc *lc = &p->r->locs[l];
+	uint64_t off = x_loc_off(p->r, lc);
+	p->locs[p->nr_locs] = l;
+	p->offs[p->nr_locs] = off;
+	p->loc_id[l] = (uint32_t)++p->nr_locs;
 	uint32_t d = lc->dso;
 	if (!p->map_id[d]) {
 		if (!x_grow((void **)&p->maps, &p->cap_maps, p->nr_maps + 1, sizeof(*p->maps))) {
@@ -282,13 +286,13 @@ static uint64_t loc_use(struct pp *p, uint32_t l)
 		}
 		p->maps[p->nr_maps] = d;
 		p->map_id[d] = (uint32_t)++p->nr_maps;
-		p->lo[d] = lc->off;
-		p->hi[d] = lc->off;
+		p->lo[d] = off;
+		p->hi[d] = off;
 	}
-	if (lc->off < p->lo[d])
-		p->lo[d] = lc->off;
-	if (lc->off > p->hi[d])
-		p->hi[d] = lc->off;
+	if (off < p->lo[d])
+		p->lo[d] = off;
+	if (off > p->hi[d])
+		p->hi[d] = off;
 	return p->loc_id[l];
 }
 
@@ -348,7 +352,7 @@ static void write_locations(struct pp *p)
 		pb_open(&p->pb, P_LOCATION);
 		pb_uint(&p->pb, LOC_ID, i + 1);
 		pb_uint(&p->pb, LOC_MAPPING_ID, p->map_id[l->dso]);
-		pb_uint(&p->pb, LOC_ADDRESS, bias_of(p, l->dso) + l->off);
+		pb_uint(&p->pb, LOC_ADDRESS, bias_of(p, l->dso) + p->offs[i]);
 		loc_lines(p, l);
 		pb_close(&p->pb);
 	}
@@ -459,6 +463,7 @@ int pprof_write(struct export *x, struct rep *r, FILE *f)
 	free(p.hi);
 	free(p.has);
 	free(p.locs);
+	free(p.offs);
 	free(p.maps);
 	free(p.fns);
 	for (size_t i = 0; i < p.st.n; i++)

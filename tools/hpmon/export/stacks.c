@@ -130,6 +130,17 @@ const char *x_thread_name(const struct export *x, const struct rep *r, uint32_t 
 	return t + 1 == x->capped_thread ? "[memory cap]" : rep_str(r, x->threads[t].comm);
 }
 
+uint64_t x_loc_off(const struct rep *r, const struct rep_loc *l)
+{
+	const struct rep_dso *d = &r->dsos[l->dso];
+	uint64_t off;
+	/* an object read keeps link-time addresses; the others the key */
+	if (d->d && (d->kind == DK_FILE || d->kind == DK_VDSO) &&
+	    !hpm_dso__addr_to_offset(d->d, l->addr, &off))
+		return off;
+	return l->addr;
+}
+
 const char *x_sym_name(const struct rep *r, uint32_t id)
 {
 	return r->syms[id].name;

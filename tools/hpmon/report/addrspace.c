@@ -366,7 +366,7 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 	if (i >= 0)
 		return (uint32_t)i;
 	struct rep_dso *d = &r->dsos[dso];
-	struct rep_loc l = { .dso = dso, .addr = off, .off = off };
+	struct rep_loc l = { .dso = dso, .addr = off };
 	char buf[PATH_MAX + 64];
 	const char *name = NULL;
 	uint64_t start = 0, size = 0;

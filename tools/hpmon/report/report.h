@@ -104,8 +104,6 @@ struct rep_loc {               /* one distinct resolved address */
 	bool capped;               /* stands for every address of its symbol
 				      (or object) met past the memory cap */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
-	uint64_t off;              /* file offset (DK_FILE), offset in the vdso,
-				      else runtime address: loc_get's key */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
 	uint64_t *count;           /* [nr_ev] samples (annotate) */
