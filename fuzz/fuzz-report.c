@@ -2,7 +2,9 @@
 /*
  * Fuzz report's reading of a profile (tools/hpmon/report/): any bytes as
  * a profile, aggregated as `hpmon report`, `report --sort pid,comm,tid,cpu
- * -g --folded` and `diff` do. Beyond the reader (fuzz-profile.c), this is
+ * -g --folded` and `diff` do, and exported as `report --pprof`,
+ * `--trace-event` or `--speedscope` do (tools/hpmon/export/: one of the
+ * three per input, by its size, written to /dev/null). Beyond the reader (fuzz-profile.c), this is
  * where a record of a few bytes can ask for much: the memory cap
  * (report-internal.h) must hold under scripts/fuzz's -rss_limit_mb, and
  * the CPU-time limit (fuzz-cpu.h) must hold too. The input is handed over
@@ -18,6 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "export/export.h"
 #include "report/report.h"
 
 static int fuzz_one(const uint8_t *data, size_t size);
@@ -48,6 +51,27 @@ static void load(const char *path, const char *sort, bool graph)
 	rep_free(&r);
 }
 
+static void export_one(const char *path, enum export_fmt fmt)
+{
+	struct rep r;
+	struct rep_opts o = { .input = path, .procfs = "/nonexistent-procfs" };
+	char bad[32];
+	FILE *f = fopen("/dev/null", "we");
+
+	if (!f)
+		return;
+	if (rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad)))
+		__builtin_trap();
+	struct export *x = export_new(fmt, &o, f);
+	if (x) {
+		if (!rep_load(&r, &o))
+			export_write(x, &r);
+		rep_free(&r);
+		export_free(x);
+	}
+	fclose(f);
+}
+
 static int fuzz_one(const uint8_t *data, size_t size)
 {
 	char path[64];
@@ -61,6 +85,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	load(path, "sym,dso", false);
 	load(path, "pid,comm,tid,cpu,line", true);
+	export_one(path, (enum export_fmt)(size % 3));
 	close(fd);
 	return 0;
 }

@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
+#include "export/export.h"
 #include "kcache.h"
 #include "metric-args.h"
+#include "output.h"
 #include "report-view.h"
 
 #define MAX_IDS 256
@@ -41,6 +44,10 @@ static const char report_usage[] =
 	"      --percent-limit P  hide rows under P percent\n"
 	"      --json | --csv     machine-readable rows\n"
 	"      --folded           one line per call stack, for flame graphs\n"
+	"      --pprof            pprof's profile.proto, gzipped (docs/formats.md)\n"
+	"      --trace-event      Trace Event JSON, for ui.perfetto.dev and chrome://tracing\n"
+	"      --speedscope       speedscope's JSON, for speedscope.app\n"
+	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
 	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
@@ -74,7 +81,44 @@ static int parse_ids(const char *s, pid_t *v, size_t *n)
 	return *n ? 0 : -1;
 }
 
-enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE };
+enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE, OPT_PPROF, OPT_TRACE_EVENT,
+       OPT_SPEEDSCOPE };
+
+/* Where the report goes: standard output, or a new file at @path ("-":
+ * standard output) replacing it only once whole (output.c). */
+struct report_out {
+	struct out_file of;
+	FILE *f;
+	bool file;
+};
+
+static int report_out_open(struct report_out *o, const char *path, int xfmt)
+{
+	o->f = stdout;
+	o->file = path && strcmp(path, "-");
+	if (!o->file) {
+		if (xfmt >= 0 && export_binary((enum export_fmt)xfmt) && isatty(STDOUT_FILENO))
+			return usage_error("%s", "--pprof writes gzipped binary data: give -o FILE, "
+					   "or redirect standard output");
+		return 0;
+	}
+	if (out_open(&o->of, "hpmon report", path, OUT_REPLACE))
+		return HPM_EXIT_FAIL;
+	o->f = out_stream(&o->of);
+	return o->f ? 0 : HPM_EXIT_FAIL;
+}
+
+/* Commit the file when @rc is success, else leave what was there. */
+static int report_out_close(struct report_out *o, int rc)
+{
+	if (!o->file)
+		return rc;
+	if (rc) {
+		out_abort(&o->of);
+		return rc;
+	}
+	return out_commit(&o->of, false) ? HPM_EXIT_FAIL : rc;
+}
 
 /* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
@@ -103,6 +147,10 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "pprof", no_argument, NULL, OPT_PPROF },
+		{ "trace-event", no_argument, NULL, OPT_TRACE_EVENT },
+		{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
+		{ "output", required_argument, NULL, 'o' },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
@@ -123,11 +171,14 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	char cache[4096];
 	bool no_cache = false;
 	char bad[64], *end;
-	int c;
+	int c, xfmt = -1; /* an export_fmt */
+	const char *output = NULL;
+	struct report_out out;
+	struct export *x = NULL;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:gM:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:gM:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 's': sort = optarg; break;
@@ -151,6 +202,10 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_JSON: fmt = REP_JSON; break;
 		case OPT_CSV: fmt = REP_CSV; break;
 		case OPT_FOLDED: fmt = REP_FOLDED; break;
+		case OPT_PPROF: xfmt = EXPORT_PPROF; break;
+		case OPT_TRACE_EVENT: xfmt = EXPORT_TRACE_EVENT; break;
+		case OPT_SPEEDSCOPE: xfmt = EXPORT_SPEEDSCOPE; break;
+		case 'o': output = optarg; break;
 		case OPT_LIMIT:
 			min_pct = strtod(optarg, &end);
 			if (*end || min_pct < 0 || min_pct > 100)
@@ -198,32 +253,49 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		o.callgraph = true;
 		o.folded = true;
 	}
+	if (xfmt >= 0 && (fmt != REP_TEXT || metric_args_any(&mo)))
+		return usage_error("%s", "--pprof, --trace-event and --speedscope are formats of their "
+				   "own: give one, without --json, --csv, --folded or metrics");
+	int orc = report_out_open(&out, output, xfmt);
+	if (orc)
+		return orc;
+	if (xfmt >= 0 && !(x = export_new((enum export_fmt)xfmt, &o, out.f))) {
+		fprintf(stderr, "hpmon report: out of memory\n");
+		return report_out_close(&out, HPM_EXIT_FAIL);
+	}
 
 	o.procfs = hpm_ctx__procfs_root(ctx);
 	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);
-		return HPM_EXIT_FAIL;
+		export_free(x);
+		return report_out_close(&out, HPM_EXIT_FAIL);
+	}
+	if (x) {
+		int xrc = export_write(x, &r) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
+		rep_print_notes(stderr, &r, "hpmon report:");
+		if (!xrc && !r.st.complete && !r.st.chunks)
+			xrc = HPM_EXIT_FAIL;
+		rep_free(&r);
+		export_free(x);
+		return report_out_close(&out, xrc);
 	}
 	if (metric_args_any(&mo)) {
-		if (fmt == REP_FOLDED) {
-			rep_free(&r);
-			return usage_error("%s", "metrics are not shown in folded stacks");
-		}
-		int mrc = rep_metrics_setup(ctx, &mo, &r);
+		int mrc = fmt == REP_FOLDED ? usage_error("%s", "metrics are not shown in folded stacks")
+					    : rep_metrics_setup(ctx, &mo, &r);
 		if (mrc) {
 			rep_free(&r);
-			return mrc;
+			return report_out_close(&out, mrc);
 		}
 	}
 	if (o.callgraph && !r.have_chains && fmt != REP_FOLDED)
 		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "
 			"inclusive equals self\n");
 	rep_sort_rows(&r);
-	rep_print(stdout, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
+	rep_print(out.f, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
 	int rc = r.st.complete || r.st.chunks ? HPM_EXIT_OK : HPM_EXIT_FAIL;
 	rep_metrics_free(r.metrics);
 	rep_free(&r);
-	return rc;
+	return report_out_close(&out, rc);
 }

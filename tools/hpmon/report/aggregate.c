@@ -94,6 +94,7 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 		uint64_t d = v >= prev[m] ? v - prev[m] : v;
 		prev[m] = v;
 		row->delta[s->ev + m] += (double)d;
+		r->xdelta[s->ev + m] = (double)d;
 		r->ev_read[s->ev + m] = true;
 	}
 }
@@ -148,22 +149,29 @@ bool rep_chain_next(const struct hpm_sample *s, struct rep_chain_it *it, uint64_
 	return false;
 }
 
-/* The sample's frames as sym ids, leaf first, into r->frames. */
-static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf)
+/* The sample's frames as locs, leaf first (@leaf, the sampled address),
+ * into r->xlocs, and the address each resolved into r->xips. */
+static size_t chain_locs(struct rep *r, const struct hpm_sample *s, uint32_t leaf)
 {
 	struct rep_chain_it it = { 0 };
 	enum hpm_mode mode;
 	uint64_t ip;
 	size_t n = 0;
 
-	if (r->frames_cap < s->nr_chain + 1) {
-		uint32_t *v = realloc(r->frames, (s->nr_chain + 1) * sizeof(*v));
-		if (!v)
+	if (r->xcap < (size_t)s->nr_chain + 1) {
+		size_t nc = (size_t)s->nr_chain + 1;
+		uint32_t *l = realloc(r->xlocs, nc * sizeof(*l));
+		if (l)
+			r->xlocs = l;
+		uint64_t *xi = realloc(r->xips, nc * sizeof(*xi));
+		if (xi)
+			r->xips = xi;
+		if (!l || !xi)
 			return 0;
-		r->frames = v;
-		r->frames_cap = s->nr_chain + 1;
+		r->xcap = nc;
 	}
-	r->frames[n++] = leaf;
+	r->xlocs[n] = leaf;
+	r->xips[n++] = s->ip;
 	/* as perf: a marker it does not know means the chain is corrupt, and
 	 * only the sampled function is kept */
 	if (!rep_chain_ok(s))
@@ -177,9 +185,27 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 		first = false;
 		/* a return address: the call is the byte before it */
 		uint32_t l = addrspace__resolve(r, s->pid, ip - 1, mode, s->time);
-		if (l != UINT32_MAX)
-			r->frames[n++] = r->locs[l].sym;
+		if (l != UINT32_MAX) {
+			r->xlocs[n] = l;
+			r->xips[n++] = ip - 1;
+		}
 	}
+	return n;
+}
+
+/* The same frames as sym ids into r->frames. */
+static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf)
+{
+	size_t n = chain_locs(r, s, leaf);
+	if (r->frames_cap < n) {
+		uint32_t *v = realloc(r->frames, n * sizeof(*v));
+		if (!v)
+			return 0;
+		r->frames = v;
+		r->frames_cap = n;
+	}
+	for (size_t i = 0; i < n; i++)
+		r->frames[i] = r->locs[r->xlocs[i]].sym;
 	return n;
 }
 
@@ -389,6 +415,51 @@ struct rep_memo {
 	size_t row;
 };
 
+/* The sample as the sink sees it: its frames as locs, its group's deltas.
+ * A run of samples with the same call chain of the same process, address
+ * and mode, with no side-band record between, is resolved once (a
+ * crafted file may repeat a 4096-entry chain in 2 bytes a sample). */
+static void to_sink(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li)
+{
+	struct rep_xsample x = { .s = s, .comm = comm, .delta = s->nr_values ? r->xdelta : NULL };
+	struct rep_cg *c = &r->xlast;
+	uint32_t leaf = li;
+	uint64_t ip = s->ip;
+
+	if (r->o.callgraph && c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid &&
+	    c->ip == s->ip && c->mode == s->mode && c->leaf == li && c->nr_chain == s->nr_chain &&
+	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
+		x.nr = c->n;
+		x.same = true;
+	} else if (r->o.callgraph) {
+		c->nr_samples = 0;
+		x.nr = chain_locs(r, s, li);
+		if (x.nr && s->nr_chain > c->cap) {
+			uint64_t *v = realloc(c->chain, s->nr_chain * sizeof(uint64_t));
+			if (v) {
+				c->chain = v;
+				c->cap = s->nr_chain;
+			}
+		}
+		if (x.nr && s->nr_chain <= c->cap) {
+			if (s->nr_chain)
+				memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
+			*c = (struct rep_cg){ .chain = c->chain, .nr_chain = s->nr_chain, .cap = c->cap,
+					      .gen = r->sb_gen, .leaf = li, .pid = s->pid, .ip = s->ip,
+					      .mode = s->mode, .n = x.nr, .nr_samples = 1 };
+		}
+	}
+	x.locs = r->xlocs;
+	x.ips = r->xips;
+	if (!x.nr) { /* no call graph, or no memory for it: the leaf alone */
+		c->nr_samples = 0;
+		x.nr = 1;
+		x.locs = &leaf;
+		x.ips = &ip;
+	}
+	r->o.sink->sample(r->o.sink->arg, r, &x);
+}
+
 static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
 		    struct rep_row *row)
 {
@@ -409,12 +480,16 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 		d->nosym++;
 	if (s->nr_values) {
 		r->have_groups = true;
+		if (o->sink)
+			memset(r->xdelta, 0, r->nr_ev * sizeof(double));
 		add_deltas(r, s, row);
 	}
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && s->ev == r->main_ev)
-		cg_sample(r, s, comm, l->sym);
+		cg_sample(r, s, comm, li);
+	if (o->sink)
+		to_sink(r, s, comm, li);
 }
 
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
@@ -538,6 +613,9 @@ void aggregate__free(struct rep *r)
 	free(r->prev);
 	free(r->stamp);
 	free(r->frames);
+	free(r->xlocs);
+	free(r->xips);
+	free(r->xlast.chain);
 	free(r->memo);
 	htab__free(r->h_row);
 	htab__free(r->h_edge);

@@ -21,8 +21,11 @@ static int sideband(struct rep *r, const struct hpm_prec *p)
 	case HPM_PREC_FORK:
 		return addrspace__fork(r, &p->task);
 	case HPM_PREC_LOST:
-		if (p->lost.ev == UINT32_MAX || p->lost.ev < r->nr_ev)
+		if (p->lost.ev == UINT32_MAX || p->lost.ev < r->nr_ev) {
 			r->lost += p->lost.count;
+			if (r->o.sink && r->o.sink->lost)
+				r->o.sink->lost(r->o.sink->arg, r, &p->lost);
+		}
 		return 0;
 	case HPM_PREC_THROTTLE:
 		r->throttled++;
@@ -137,13 +140,16 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	r->ev_samples = calloc(r->nr_ev, sizeof(uint64_t));
 	r->ev_period = calloc(r->nr_ev, sizeof(double));
 	r->ev_read = calloc(r->nr_ev, sizeof(bool));
-	if (!r->ev_samples || !r->ev_period || !r->ev_read)
+	r->xdelta = calloc(r->nr_ev, sizeof(double));
+	if (!r->ev_samples || !r->ev_period || !r->ev_read || !r->xdelta)
 		goto nomem;
 	/* kallsyms is read only when the first kernel sample comes (aggregate__sample),
 	 * on a second thread while the rest of the file is decoded */
 	/* one pass; a sample whose mapping is not known yet waits for the end */
 	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
 		if (p.type == HPM_PREC_SAMPLE) {
+			if (!r->first_time)
+				r->first_time = p.sample.time;
 			if (p.sample.ev < r->nr_ev)
 				aggregate__sample(r, &p.sample, true);
 		} else if (sideband(r, &p)) {
@@ -173,6 +179,11 @@ nomem:
 	return -1;
 }
 
+bool rep_reserve(struct rep *r, uint64_t bytes)
+{
+	return rep_charge(r, bytes);
+}
+
 void rep_free(struct rep *r)
 {
 	addrspace__free(r); /* first: it waits for the kallsyms reader */
@@ -181,6 +192,7 @@ void rep_free(struct rep *r)
 	free(r->ev_samples);
 	free(r->ev_period);
 	free(r->ev_read);
+	free(r->xdelta);
 	hpm_profile__free(r->prof);
 	memset(r, 0, sizeof(*r));
 }

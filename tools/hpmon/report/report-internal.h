@@ -36,7 +36,8 @@
 
 static inline uint64_t rep_cap(const struct rep *r)
 {
-	return REP_MEM_BASE + (r->live ? REP_MEM_PER_RAW * r->live->raw_bytes : 0);
+	/* during the pass the bytes read so far, after it the whole file's */
+	return REP_MEM_BASE + REP_MEM_PER_RAW * (r->live ? r->live->raw_bytes : r->st.raw_bytes);
 }
 
 /* Charge @n bytes: false, and nothing charged, when that would pass the cap. */

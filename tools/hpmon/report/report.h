@@ -31,6 +31,38 @@
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_MAX };
 
+struct rep;
+
+/* A sample as it is accounted, for what reads every sample rather than
+ * the rows (the exports, tools/hpmon/export/). Valid during the call. */
+struct rep_xsample {
+	const struct hpm_sample *s;  /* time, pid, tid, cpu, ev, period */
+	uint32_t comm;               /* the task's name (string id) at the sample */
+	/* Its frames, leaf first: locs[0] is the sampled address; then the
+	 * call chain's (or the DWARF unwinder's) return addresses, each
+	 * resolved at its byte before (ips[i] is the address resolved). With
+	 * callgraph, else the leaf alone. */
+	const uint32_t *locs;
+	const uint64_t *ips;
+	size_t nr;
+	/* The same frames as the previous sample's (a run of samples with
+	 * one call chain, resolved once as for the call graph). */
+	bool same;
+	/* [nr_ev] counts read from its group since the same thread's previous
+	 * sample of the event on that CPU (0 for events outside the group);
+	 * NULL when the sample read none. */
+	const double *delta;
+};
+
+/* Called for every sample that passes the filters, and every LOST
+ * record, during rep_load (a sample whose mapping is not known yet comes
+ * late, out of time order). */
+struct rep_sink {
+	void (*sample)(void *arg, struct rep *r, const struct rep_xsample *x);
+	void (*lost)(void *arg, struct rep *r, const struct hpm_lost_rec *l);
+	void *arg;
+};
+
 struct rep_opts {
 	const char *input;
 	enum sort_key keys[SK_MAX];
@@ -48,6 +80,7 @@ struct rep_opts {
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
 	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
+	const struct rep_sink *sink; /* NULL: none */
 };
 
 enum dso_kind { DK_FILE, DK_KERNEL, DK_VDSO, DK_ANON, DK_UNKNOWN };
@@ -139,6 +172,7 @@ struct rep {
 	uint64_t *ev_samples;              /* [nr_ev] totals */
 	double *ev_period;
 	uint64_t lost, lost_samples, throttled, filtered;
+	uint64_t first_time;               /* of the file's first timed sample */
 	bool have_chains, have_groups;
 	bool *ev_read;                     /* [nr_ev] counts read at samples (groups) */
 	/* -M, --metric, --metrics-file (report-view.h); NULL: none. Set and
@@ -166,6 +200,9 @@ struct rep {
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
+	uint32_t *xlocs; uint64_t *xips; size_t xcap; /* a sample's frames as locs */
+	struct rep_cg xlast;                 /* whose frames xlocs holds (n: how many) */
+	double *xdelta;                      /* [nr_ev], for the sink */
 	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
@@ -227,6 +264,10 @@ bool rep_chain_next(const struct hpm_sample *s, struct rep_chain_it *it, uint64_
 
 bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
 		uint64_t *chain);
+/* Charge @bytes that grow with the file to the memory cap
+ * (report-internal.h), for what the sink keeps: false, and nothing
+ * charged, when they do not fit. */
+bool rep_reserve(struct rep *r, uint64_t bytes);
 /* Everything rep_load made, but r->metrics. */
 void rep_free(struct rep *r);
 const char *rep_str(const struct rep *r, uint64_t id);
