@@ -536,7 +536,8 @@ bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sam
 	size_t k = 0;
 	while (k < s->nr_chain && k < UNWIND_MAX / 2 && s->chain[k] != (uint64_t)-512)
 		k++;
-	memcpy(chain, s->chain, k * sizeof(*chain));
+	if (k) /* a sample without a kernel part may have no chain at all */
+		memcpy(chain, s->chain, k * sizeof(*chain));
 	int n = hpm_unwinder__unwind(p->unw, s, chain + k + 1, UNWIND_MAX - k - 1);
 	if (n <= 0)
 		return false;
