@@ -118,7 +118,8 @@ static size_t add_task(struct hpm_sysacct *a, pid_t pid, pid_t tid, int cpu)
 	return a->nr_task++;
 }
 
-static void read_line(const char *path, char *buf, size_t len)
+/* The file's start into @buf, up to the first newline with @line. */
+static void read_start(const char *path, char *buf, size_t len, bool line)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	buf[0] = '\0';
@@ -129,7 +130,13 @@ static void read_line(const char *path, char *buf, size_t len)
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	if (line)
+		buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	read_start(path, buf, len, true);
 }
 
 /* The process's owner and cgroup (v2's line "0::/path", else the first
@@ -147,12 +154,13 @@ static void read_process(struct hpm_sysacct *a, struct sa_task *t)
 		return;
 	char buf[1024];
 	snprintf(path, sizeof(path), "%s/%d/cgroup", proc, (int)t->t.pid);
-	read_line(path, buf, sizeof(buf));
-	const char *p = strchr(buf, ':');
-	p = p ? strchr(p + 1, ':') : NULL;
+	read_start(path, buf, sizeof(buf), false);
+	/* cgroup v2's line, else (v1 only) the first controller's */
+	const char *p = !strncmp(buf, "0::", 3) ? buf : strstr(buf, "\n0::");
+	p = p ? strstr(p, "::") + 1 : strchr(buf, ':') ? strchr(strchr(buf, ':') + 1, ':') : NULL;
 	if (!p)
 		return;
-	t->cgroup = strdup(p + 1);
+	t->cgroup = strndup(p + 1, strcspn(p + 1, "\n"));
 	if (t->cgroup)
 		t->t.cgroup = t->cgroup;
 }
