@@ -44,6 +44,7 @@ struct sa_cpu {
 	struct hpm_ring ring;
 	uint64_t *last;          /* [nr_ev]: counts at the last record */
 	uint64_t enabled, running; /* the group's times at the last read */
+	uint64_t qtime;          /* time of its last queued record */
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
 };

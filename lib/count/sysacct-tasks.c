@@ -323,6 +323,11 @@ int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint6
 		a->rec = nr;
 		a->cap_rec = ncap;
 	}
+	/* a CPU's records keep their order whatever their time stamps say
+	 * (sync's own come from clock_gettime, the kernel's from its clock) */
+	if (time < a->cpu[slot].qtime)
+		time = a->cpu[slot].qtime;
+	a->cpu[slot].qtime = time;
 	memcpy(a->bytes + a->nr_bytes, rec, len);
 	a->rec[a->nr_rec++] = (struct sa_rec){ .time = time, .seq = a->seq++,
 					       .off = a->nr_bytes, .len = len, .slot = slot };
@@ -523,14 +528,25 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 		if (rc == -ENOMEM)
 			break;
 	}
-	/* keep what is too recent, its bytes moved to the front */
-	size_t off = 0;
+	/* keep what is too recent, in a buffer of its own: sorted by time,
+	 * the records' bytes are in no order, so moving them in place could
+	 * overwrite one still to be moved */
+	size_t off = 0, need = 0;
+	for (size_t i = n; i < a->nr_rec; i++)
+		need += a->rec[i].len;
+	unsigned char *nb = need ? malloc(need) : NULL;
+	if (need && !nb)
+		return -ENOMEM;
 	for (size_t i = n; i < a->nr_rec; i++) {
 		struct sa_rec r = a->rec[i];
-		memmove(a->bytes + off, a->bytes + r.off, r.len);
+		memcpy(nb + off, a->bytes + r.off, r.len);
 		r.off = off;
 		off += r.len;
 		a->rec[keep++] = r;
+	}
+	if (nb) {
+		memcpy(a->bytes, nb, off);
+		free(nb);
 	}
 	a->nr_rec = keep;
 	a->nr_bytes = off;

@@ -234,29 +234,36 @@ int hpm_sysacct__fd(const struct hpm_sysacct *a, size_t i)
 	return a && a->opened && i < a->nr_cpus ? a->cpu[i].fd[0] : -1;
 }
 
-/* Copy every record of every CPU's buffer into the queue. */
+/* Copy every record of CPU slot @c's buffer into the queue. */
+static int read_ring(struct hpm_sysacct *a, size_t c)
+{
+	struct hpm_ring *r = &a->cpu[c].ring;
+	const struct perf_event_header *h;
+	int rc, n = 0;
+	hpm_ring__read_init(r);
+	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
+		int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
+		hpm_ring__consume(r);
+		if (q) {
+			hpm_ring__read_done(r);
+			return q;
+		}
+		n++;
+	}
+	if (rc < 0 && rc != -EMSGSIZE)
+		hpm_ring__discard(r);
+	hpm_ring__read_done(r);
+	return rc < 0 ? rc : n;
+}
+
 static int read_rings(struct hpm_sysacct *a)
 {
 	int n = 0;
 	for (size_t c = 0; c < a->nr_cpus; c++) {
-		struct hpm_ring *r = &a->cpu[c].ring;
-		const struct perf_event_header *h;
-		int rc;
-		hpm_ring__read_init(r);
-		while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
-			int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
-			hpm_ring__consume(r);
-			if (q) {
-				hpm_ring__read_done(r);
-				return q;
-			}
-			n++;
-		}
-		if (rc < 0 && rc != -EMSGSIZE)
-			hpm_ring__discard(r);
-		hpm_ring__read_done(r);
+		int rc = read_ring(a, c);
 		if (rc < 0)
 			return rc;
+		n += rc;
 	}
 	return n;
 }
@@ -285,24 +292,33 @@ struct sa_sync_rec {
 	uint64_t v[];
 };
 
-/* Read CPU slot @c's group; on its own CPU if @here. */
+/* Read CPU slot @c's group; on its own CPU if @here. The CPU's buffer is
+ * read first, so that the sync record follows every record written
+ * before it (a CPU's records keep their queue order: sa_queue). */
 static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 {
 	size_t nv = a->nr_ev + 1;
 	size_t len = sizeof(struct sa_sync_rec) + nv * sizeof(uint64_t);
-	struct sa_sync_rec *s = (struct sa_sync_rec *)a->scratch;
 	struct sa_cpu *sc = &a->cpu[c];
+	int rc;
 
-	if (len > sizeof(a->scratch))
+	if (len > HPM_RING_RECORD_MAX)
 		return -E2BIG;
-	if (disable && ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0)
-		return -errno;
+	struct sa_sync_rec *s = malloc(len);
+	if (!s)
+		return -ENOMEM;
+	if (disable && ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0) {
+		rc = -errno;
+		goto out;
+	}
 	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t));
-	if (read(sc->fd[0], &s->nr, (size_t)want) != want)
-		return -EIO;
+	if (read(sc->fd[0], &s->nr, (size_t)want) != want || s->nr != nv) {
+		rc = -EIO;
+		goto out;
+	}
 	s->time = mono_ns();
-	if (s->nr != nv)
-		return -EIO;
+	if ((rc = read_ring(a, c)) < 0)
+		goto out;
 	s->h.type = SA_REC_SYNC;
 	s->h.misc = 0;
 	s->h.size = (uint16_t)len;
@@ -310,7 +326,10 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	s->tid = (uint32_t)syscall(SYS_gettid);
 	s->attributed = here;
 	s->pad = 0;
-	return sa_queue(a, (int)c, s, len, s->time);
+	rc = sa_queue(a, (int)c, s, len, s->time);
+out:
+	free(s);
+	return rc;
 }
 
 static int sync_all(struct hpm_sysacct *a, bool disable)
