@@ -56,9 +56,9 @@ static size_t new_row(struct sysrows *s, const struct hpm_systask *t)
 }
 
 /* The row task @t counts in (made when it has none yet). */
-static size_t row_of(struct sysrows *s, const struct hpm_sysacct *a, size_t t)
+static size_t row_of(struct sysrows *s, const struct sysrows_src *a, size_t t)
 {
-	const struct hpm_systask *tk = hpm_sysacct__task(a, t);
+	const struct hpm_systask *tk = a->task(a->src, t);
 	if (s->of_task[t] != SIZE_MAX)
 		return s->of_task[t];
 	size_t r = SIZE_MAX;
@@ -77,9 +77,9 @@ static size_t row_of(struct sysrows *s, const struct hpm_sysacct *a, size_t t)
 	return r;
 }
 
-int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
+int sysrows_update_from(struct sysrows *s, const struct sysrows_src *a)
 {
-	size_t nt = hpm_sysacct__nr_tasks(a);
+	size_t nt = a->nr;
 	if (nt > s->nr_map) {
 		size_t *m = realloc(s->of_task, nt * sizeof(*m));
 		if (!m)
@@ -96,7 +96,7 @@ int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
 	}
 	size_t old = s->nr;
 	for (size_t t = 0; t < nt; t++) {
-		const struct hpm_systask *tk = hpm_sysacct__task(a, t);
+		const struct hpm_systask *tk = a->task(a->src, t);
 		if (!tk->seen)
 			continue;
 		size_t r = row_of(s, a, t);
@@ -104,7 +104,7 @@ int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
 			return -ENOMEM;
 		struct sysrow *row = &s->row[r];
 		for (size_t i = 0; i < s->nr_ev; i++)
-			row->v[i] += hpm_sysacct__count(a, t, i);
+			row->v[i] += a->count(a->src, t, i);
 		/* the names of the row's own task: the thread, or the process's
 		 * main thread (whose latest name it is) */
 		bool own = s->by == SYSROWS_THREAD || (s->by == SYSROWS_PROCESS && tk->proc == t) ||
@@ -117,7 +117,7 @@ int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
 	}
 	/* a process row whose main thread has not run yet is named now */
 	for (size_t t = 0; t < nt; t++) {
-		const struct hpm_systask *tk = hpm_sysacct__task(a, t);
+		const struct hpm_systask *tk = a->task(a->src, t);
 		if (s->by == SYSROWS_PROCESS && tk->proc == t && s->of_task[t] != SIZE_MAX) {
 			struct sysrow *row = &s->row[s->of_task[t]];
 			memcpy(row->comm, tk->comm, sizeof(row->comm));
@@ -129,6 +129,23 @@ int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
 		for (size_t i = 0; i < s->nr_ev; i++)
 			s->row[r].d[i] = r < old ? s->row[r].v[i] - s->row[r].d[i] : s->row[r].v[i];
 	return 0;
+}
+
+static const struct hpm_systask *acct_task(const void *src, size_t i)
+{
+	return hpm_sysacct__task(src, i);
+}
+
+static uint64_t acct_count(const void *src, size_t i, size_t ev)
+{
+	return hpm_sysacct__count(src, i, ev);
+}
+
+int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a)
+{
+	struct sysrows_src src = { .src = a, .nr = hpm_sysacct__nr_tasks(a),
+				   .task = acct_task, .count = acct_count };
+	return sysrows_update_from(s, &src);
 }
 
 bool sysrows_active(const struct sysrows *s, size_t r, bool delta)

@@ -44,7 +44,19 @@ struct sysrows {
 
 void sysrows_init(struct sysrows *s, enum sysrows_by by, size_t nr_ev);
 void sysrows_release(struct sysrows *s);
-/* Sum the tasks of @a into the rows: 0 or -ENOMEM. */
+/* Where the tasks come from: system-wide accounting, or top's --user
+ * mode. Task @i's process is task(i)->proc, an index of the same source;
+ * indexes are stable from one update to the next. */
+struct sysrows_src {
+	const void *src;
+	size_t nr;
+	const struct hpm_systask *(*task)(const void *src, size_t i);
+	uint64_t (*count)(const void *src, size_t i, size_t ev);
+};
+
+/* Sum the tasks of @src into the rows: 0 or -ENOMEM. */
+int sysrows_update_from(struct sysrows *s, const struct sysrows_src *src);
+/* The same, from system-wide accounting. */
 int sysrows_update(struct sysrows *s, const struct hpm_sysacct *a);
 /* Does row @r have a count (total, or since the last update with @delta)? */
 bool sysrows_active(const struct sysrows *s, size_t r, bool delta);
