@@ -5,6 +5,7 @@
  * frame (or since the start with -c), sorted, and the per-CPU line.
  */
 #include <errno.h>
+#include <poll.h>
 #include <math.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
+#include "launch.h"
 #include "top.h"
 
 static uint64_t mono_ns(void)
@@ -282,4 +284,44 @@ int top_frame(struct top *t)
 	if (t->acct && (rc = cpu_line(t)))
 		return rc;
 	return top_refilter(t);
+}
+
+int top_wait(struct top *t, double secs, int key_fd)
+{
+	uint64_t left_ms = (uint64_t)(secs * 1000.0 + 0.5);
+	size_t n = t->acct ? hpm_sysacct__nr_fds(t->acct) : 0;
+	struct pollfd *p = calloc(n + 1, sizeof(*p));
+	struct timespec t0, t1;
+	int ok = 0;
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		p[i] = (struct pollfd){ .fd = hpm_sysacct__fd(t->acct, i), .events = POLLIN };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		uint64_t el = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
+			      (uint64_t)((t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (el >= left_ms)
+			break;
+		if (got_signal) {
+			ok = -1;
+			break;
+		}
+		uint64_t step = left_ms - el < 100 ? left_ms - el : 100;
+		p[n] = (struct pollfd){ .fd = key_fd, .events = POLLIN };
+		int r = poll(p, n + 1, (int)step);
+		/* a key, or a signal such as SIGWINCH (the view redraws) */
+		if (key_fd >= 0 && ((r > 0 && (p[n].revents & (POLLIN | POLLHUP))) ||
+				    (r < 0 && errno == EINTR && !got_signal))) {
+			ok = 1;
+			if (t->acct)
+				hpm_sysacct__drain(t->acct);
+			break;
+		}
+		if (t->acct)
+			hpm_sysacct__drain(t->acct);
+	}
+	free(p);
+	return ok;
 }

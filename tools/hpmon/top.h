@@ -113,13 +113,11 @@ struct top {
 	size_t nr_tasks;           /* rows alive in the frame */
 };
 
-/* ---- cmd-top.c ---- */
+/* ---- top-frame.c ---- */
 
 /* Wait @secs, draining the buffers: 0 when the time is up, 1 as soon as
  * @key_fd (-1: none) is readable, -1 when a signal ends hpmon. */
 int top_wait(struct top *t, double secs, int key_fd);
-
-/* ---- top-frame.c ---- */
 
 /* The columns of @t (its events, then its metrics). 0 or -ENOMEM. */
 int top_columns(struct top *t);
