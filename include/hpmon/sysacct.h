@@ -85,7 +85,8 @@ HPM_API int hpm_sysacct__enable(struct hpm_sysacct *a);
 HPM_API size_t hpm_sysacct__nr_fds(const struct hpm_sysacct *a);
 HPM_API int hpm_sysacct__fd(const struct hpm_sysacct *a, size_t i);
 /* Read the buffers and attribute what is old enough to be in order (a
- * few ms). Returns records handled or -error. */
+ * few ms). Returns records handled or -error: -EOVERFLOW when more than
+ * 1,048,576 tasks (exited ones included) would have to be kept. */
 HPM_API int hpm_sysacct__drain(struct hpm_sysacct *a);
 /*
  * Bring every task's counts up to now: the calling thread runs on each

@@ -60,6 +60,7 @@ struct hpm_sysacct {
 	bool opened, enabled;
 	size_t failed_ev;
 	uint64_t lost;
+	bool overflow;           /* the task table is full (SA_MAX_TASKS) */
 	/* tasks: a vector, and tid -> current generation (open addressing) */
 	struct sa_task *task;
 	size_t nr_task, cap_task;

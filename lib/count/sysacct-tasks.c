@@ -25,7 +25,10 @@
 #include "events/evlist-internal.h"
 #include <hpmon/hpmon.h>
 
-#define SA_MAX_TASKS (1u << 24) /* a bound on memory, not a real limit */
+/* Task generations kept, exited ones included: a bound on memory (about
+ * 100 bytes and 8 per event each). Past it processing fails with
+ * -EOVERFLOW; hpmon top starts its accounting afresh long before. */
+#define SA_MAX_TASKS (1u << 20)
 
 static size_t hslot(const struct hpm_sysacct *a, int32_t tid)
 {
@@ -96,8 +99,10 @@ static size_t add_task(struct hpm_sysacct *a, pid_t pid, pid_t tid, int cpu)
 {
 	if (a->nr_task == a->cap_task) {
 		size_t ncap = a->cap_task ? a->cap_task * 2 : 256;
-		if (ncap > SA_MAX_TASKS)
+		if (ncap > SA_MAX_TASKS) {
+			a->overflow = true;
 			return SIZE_MAX;
+		}
 		struct sa_task *nt = realloc(a->task, ncap * sizeof(*nt));
 		if (!nt)
 			return SIZE_MAX;
@@ -525,7 +530,7 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 		rc = handle(a, &a->rec[n]);
 		n++;
 		/* a malformed record is dropped: the kernel wrote it */
-		if (rc == -ENOMEM)
+		if (rc == -ENOMEM || rc == -EOVERFLOW)
 			break;
 	}
 	/* keep what is too recent, in a buffer of its own: sorted by time,
@@ -550,5 +555,7 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 	}
 	a->nr_rec = keep;
 	a->nr_bytes = off;
-	return rc == -ENOMEM ? rc : (int)n;
+	if (rc == -ENOMEM && a->overflow)
+		rc = -EOVERFLOW;
+	return rc == -ENOMEM || rc == -EOVERFLOW ? rc : (int)n;
 }

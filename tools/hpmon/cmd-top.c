@@ -222,23 +222,12 @@ done:
 /* System-wide accounting, or why not. 0, or -EACCES (said, if @say). */
 static int open_system(struct top *t, bool say)
 {
-	struct hpm_sysacct_opts ao = { .sz = sizeof(ao), .cpus = t->o->nr_cpus ? t->o->cpus : NULL,
-				       .nr_cpus = t->o->nr_cpus, .cgroups = true };
 	char why[320];
-	t->acct = hpm_sysacct__new(t->list, &ao);
-	if (!t->acct) {
-		fprintf(stderr, "hpmon top: cannot set up counting: %s\n", hpm_strerror(-errno));
-		return -errno;
-	}
-	int rc = hpm_sysacct__open(t->acct);
-	if (!rc)
-		rc = hpm_sysacct__enable(t->acct);
+	size_t bad;
+	int rc = top_open_acct(t, &bad);
 	if (!rc)
 		return 0;
-	size_t bad = hpm_sysacct__failed_event(t->acct);
 	const struct hpm_event *ev = hpm_evlist__event(t->list, bad == SIZE_MAX ? 0 : bad);
-	hpm_sysacct__free(t->acct);
-	t->acct = NULL;
 	bool perm = rc == -EACCES || rc == -EPERM;
 	if (perm && !say)
 		return rc;
@@ -285,7 +274,7 @@ static int run_batch(struct top *t)
 			break;
 		int rc = top_frame(t);
 		if (rc) {
-			fprintf(stderr, "hpmon top: reading the counts failed: %s\n", hpm_strerror(rc));
+			fprintf(stderr, "hpmon top: reading the counts failed: %s\n", top_strerror(rc));
 			return HPM_EXIT_FAIL;
 		}
 		if (t->o->json)
@@ -295,6 +284,10 @@ static int run_batch(struct top *t)
 		else
 			top_print_batch(t, f);
 		fflush(f);
+		if ((rc = top_after_frame(t))) {
+			fprintf(stderr, "hpmon top: cannot start counting afresh: %s\n", hpm_strerror(rc));
+			return HPM_EXIT_FAIL;
+		}
 	}
 	return got_signal && got_signal != SIGINT ? 128 + got_signal : HPM_EXIT_OK;
 }
@@ -328,7 +321,7 @@ int cmd_top(int argc, char **argv, struct hpm_ctx *ctx)
 	install_signals();
 	/* the first frame starts now: everything before is not shown */
 	if ((rc = top_frame(&t))) {
-		fprintf(stderr, "hpmon top: reading the counts failed: %s\n", hpm_strerror(rc));
+		fprintf(stderr, "hpmon top: reading the counts failed: %s\n", top_strerror(rc));
 		rc = HPM_EXIT_FAIL;
 		goto out;
 	}

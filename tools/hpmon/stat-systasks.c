@@ -276,6 +276,11 @@ static int measure(struct systasks *st)
 		rc = hpm_sysacct__stop(st->a);
 	if (!rc)
 		rc = sysrows_update(&st->rows, st->a);
+	if (rc == -EOVERFLOW) {
+		fprintf(stderr, "hpmon stat: more tasks started than can be kept (1,048,576): "
+			"count a shorter time, or use hpmon top\n");
+		return HPM_EXIT_FAIL;
+	}
 	if (rc) {
 		fprintf(stderr, "hpmon stat: counting failed: %s\n", hpm_strerror(rc));
 		return HPM_EXIT_FAIL;

@@ -24,6 +24,47 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+int top_open_acct(struct top *t, size_t *bad)
+{
+	struct hpm_sysacct_opts ao = { .sz = sizeof(ao), .cpus = t->o->nr_cpus ? t->o->cpus : NULL,
+				       .nr_cpus = t->o->nr_cpus, .cgroups = true };
+	*bad = SIZE_MAX;
+	t->acct = hpm_sysacct__new(t->list, &ao);
+	if (!t->acct)
+		return -errno;
+	int rc = hpm_sysacct__open(t->acct);
+	if (!rc)
+		rc = hpm_sysacct__enable(t->acct);
+	if (rc) {
+		*bad = hpm_sysacct__failed_event(t->acct);
+		hpm_sysacct__free(t->acct);
+		t->acct = NULL;
+	}
+	return rc;
+}
+
+/* After a frame: a fresh accounting when the old one keeps too many
+ * tasks, and rows whose totals start from its zero. */
+static int renew(struct top *t)
+{
+	size_t bad;
+	hpm_sysacct__free(t->acct);
+	t->acct = NULL;
+	int rc = top_open_acct(t, &bad);
+	if (rc)
+		return rc;
+	size_t nr_ev = t->rows.nr_ev;
+	enum sysrows_by by = t->rows.by;
+	sysrows_release(&t->rows);
+	sysrows_init(&t->rows, by, nr_ev);
+	free(t->cpu_prev);
+	free(t->cpus);
+	t->cpu_prev = NULL;
+	t->cpus = NULL;
+	t->nr_cpus = 0;
+	return 0;
+}
+
 int top_columns(struct top *t)
 {
 	t->nr_cols = t->nr_ev + t->nr_metrics;
@@ -85,6 +126,14 @@ int top_parse_user(const char *s, uid_t *uid)
 		return -1;
 	*uid = (uid_t)v;
 	return 0;
+}
+
+const char *top_strerror(int rc)
+{
+	if (rc == -EOVERFLOW)
+		return "more tasks than can be kept (1,048,576, exited ones included): "
+		       "without -c hpmon top starts afresh well before";
+	return hpm_strerror(rc);
 }
 
 void top_fmt(const struct top_col *c, double v, char *buf, size_t len)
@@ -284,6 +333,13 @@ int top_frame(struct top *t)
 	if (t->acct && (rc = cpu_line(t)))
 		return rc;
 	return top_refilter(t);
+}
+
+int top_after_frame(struct top *t)
+{
+	if (t->acct && !t->o->cumulative && hpm_sysacct__nr_tasks(t->acct) > TOP_RENEW_TASKS)
+		return renew(t);
+	return 0;
 }
 
 int top_wait(struct top *t, double secs, int key_fd)

@@ -325,13 +325,21 @@ int top_tui(struct top *t)
 			int e = top_frame(t);
 			if (e) {
 				endwin();
-				fprintf(stderr, "hpmon top: reading the counts failed: %s\n", hpm_strerror(e));
+				fprintf(stderr, "hpmon top: reading the counts failed: %s\n", top_strerror(e));
 				return HPM_EXIT_FAIL;
 			}
 			if (t->o->frames && ++frames >= t->o->frames) {
 				draw(&u);
 				break;
 			}
+			draw(&u);
+			if ((e = top_after_frame(t))) {
+				endwin();
+				fprintf(stderr, "hpmon top: cannot start counting afresh: %s\n",
+					top_strerror(e));
+				return HPM_EXIT_FAIL;
+			}
+			continue;
 		}
 		draw(&u);
 	}

@@ -29,6 +29,11 @@ struct top_user;
 
 #define TOP_MAX_ARGS 64
 #define TOP_MAX_PIDS 64
+/* Without -c, past this many tasks kept (exited ones included) the
+ * accounting starts afresh after a frame: memory stays bounded on a
+ * machine that forks all day. With -c every task is kept, up to the
+ * library's bound (hpm_sysacct__drain: -EOVERFLOW). */
+#define TOP_RENEW_TASKS 65536
 
 struct top_filter {
 	bool by_uid;
@@ -119,10 +124,17 @@ struct top {
  * @key_fd (-1: none) is readable, -1 when a signal ends hpmon. */
 int top_wait(struct top *t, double secs, int key_fd);
 
+/* Open and enable system-wide accounting for @t into t->acct: 0 or
+ * -errno (t->acct NULL; hpm_sysacct__failed_event of a failed one is
+ * in *@bad). */
+int top_open_acct(struct top *t, size_t *bad);
 /* The columns of @t (its events, then its metrics). 0 or -ENOMEM. */
 int top_columns(struct top *t);
 /* Read the source and build the frame: 0 or -errno. */
 int top_frame(struct top *t);
+/* Once a frame is shown: start the accounting afresh when it keeps more
+ * than TOP_RENEW_TASKS tasks (the rows then start empty). 0 or -errno. */
+int top_after_frame(struct top *t);
 /* Re-sort and re-filter the frame without reading (a key was pressed). */
 int top_refilter(struct top *t);
 /* A column's index by name, SIZE_MAX if none. */
@@ -131,6 +143,9 @@ size_t top_col_find(const struct top *t, const char *name);
 void top_user_name(uid_t uid, char *buf, size_t len);
 /* Parse a user name or number: 0, or -1 if unknown. */
 int top_parse_user(const char *s, uid_t *uid);
+/* What went wrong reading the counts, in words: hpm_strerror, and the
+ * task table's bound. */
+const char *top_strerror(int rc);
 /* Format a column's value for a table: counts with no decimals, msec with
  * two, metrics with three; "-" for n/a. */
 void top_fmt(const struct top_col *c, double v, char *buf, size_t len);
