@@ -189,13 +189,16 @@ static int setup_events(struct top *t)
 				  .inline_defs = o->minline, .nr_inline = o->nr_minline };
 	int rc;
 
-	if (!o->events_given)
+	/* as stat: metrics alone bring their own events */
+	if (!o->events_given && !o->nr_mgroups && !o->nr_minline)
 		snprintf(o->events, sizeof(o->events), "task-clock,context-switches");
 	if (!o->nr_mgroups && !o->nr_minline && !o->events_given && hw_counts_here()) {
 		ma.groups = dflt_metrics;
 		ma.nr_groups = 2;
 	}
-	if ((rc = hpm_evlist__parse(t->ctx, o->events, &t->list, &perr))) {
+	if (!o->events[0] && !(t->list = hpm_evlist__new(t->ctx)))
+		return HPM_EXIT_FAIL;
+	if (o->events[0] && (rc = hpm_evlist__parse(t->ctx, o->events, &t->list, &perr))) {
 		advice_parse(stderr, o->events, &perr);
 		return HPM_EXIT_USAGE;
 	}
@@ -216,6 +219,11 @@ static int setup_events(struct top *t)
 	t->nr_metrics = hpm_msel__count(t->sel);
 done:
 	t->nr_ev = hpm_evlist__count(t->list);
+	if (!t->nr_ev) {
+		fprintf(stderr, "hpmon top: nothing to count: no metric selected has an event "
+				"that resolves here\n");
+		return HPM_EXIT_USAGE;
+	}
 	return top_columns(t) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 }
 

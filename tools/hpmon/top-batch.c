@@ -64,7 +64,8 @@ void top_print_batch(const struct top *t, FILE *f)
 	else
 		fprintf(f, "%7s %-8s %-16s", t->rows.by == SYSROWS_THREAD ? "TID" : "PID", "USER", "COMM");
 	for (size_t c = 0; c < t->nr_cols; c++)
-		fprintf(f, " %*s", (int)(strlen(t->cols[c].name) > 12 ? strlen(t->cols[c].name) : 12),
+		if (!t->cols[c].hidden)
+			fprintf(f, " %*s", (int)(strlen(t->cols[c].name) > 12 ? strlen(t->cols[c].name) : 12),
 			esc_text(t->cols[c].name));
 	fputc('\n', f);
 	for (size_t k = 0; k < t->nr_lines; k++) {
@@ -78,6 +79,8 @@ void top_print_batch(const struct top *t, FILE *f)
 			fprintf(f, "%7s %-8.8s %-16s", id, esc_text(user), esc_text(r->comm));
 		}
 		for (size_t c = 0; c < t->nr_cols; c++) {
+			if (t->cols[c].hidden)
+				continue;
 			top_fmt(&t->cols[c], l->val[c], num, sizeof(num));
 			fprintf(f, " %*s", (int)(strlen(t->cols[c].name) > 12 ? strlen(t->cols[c].name) : 12),
 				num);
@@ -121,6 +124,8 @@ void top_print_json(const struct top *t, FILE *f)
 	json_arr_open(&j, "total");
 	for (size_t i = 0; i < t->nr_ev; i++) {
 		uint64_t sum = 0;
+		if (t->cols[i].hidden)
+			continue;
 		for (size_t r = 0; r < t->rows.nr; r++)
 			sum += t->o->cumulative ? t->rows.row[r].v[i] : t->rows.row[r].d[i];
 		json_count(&j, t, i, sum);
@@ -149,7 +154,8 @@ void top_print_json(const struct top *t, FILE *f)
 		}
 		json_arr_open(&j, "events");
 		for (size_t i = 0; i < t->nr_ev; i++)
-			json_count(&j, t, i, cnt[i]);
+			if (!t->cols[i].hidden)
+				json_count(&j, t, i, cnt[i]);
 		json_arr_close(&j);
 		if (t->nr_metrics) {
 			json_arr_open(&j, "metrics");
@@ -176,7 +182,8 @@ void top_print_csv(const struct top *t, FILE *f, bool header)
 	if (header) {
 		fprintf(f, "# time%sinterval%spid%stid%scomm%scgroup", s, s, s, s, s);
 		for (size_t c = 0; c < t->nr_cols; c++)
-			fprintf(f, "%s%s", s, esc_csv(t->cols[c].name, s));
+			if (!t->cols[c].hidden)
+				fprintf(f, "%s%s", s, esc_csv(t->cols[c].name, s));
 		fputc('\n', f);
 	}
 	for (size_t k = 0; k < t->nr_lines; k++) {
@@ -185,6 +192,8 @@ void top_print_csv(const struct top *t, FILE *f, bool header)
 		fprintf(f, "%.6f%s%.6f%s%d%s%d%s%s%s%s", t->now, s, t->interval, s, (int)r->pid, s,
 			(int)r->tid, s, esc_csv(r->comm, s), s, esc_csv(r->cgroup, s));
 		for (size_t c = 0; c < t->nr_cols; c++) {
+			if (t->cols[c].hidden)
+				continue;
 			if (c < t->nr_ev)
 				snprintf(num, sizeof(num), "%llu",
 					 (unsigned long long)(t->o->cumulative ? r->v[c] : r->d[c]));

@@ -82,6 +82,10 @@ int top_columns(struct top *t)
 		c->idx = i;
 		if (c->clock && t->clock_ev == SIZE_MAX)
 			t->clock_ev = i;
+		/* the metrics' plan adds the events they need, some of them
+		 * already columns: show each name once */
+		for (size_t k = 0; k < i && !c->hidden; k++)
+			c->hidden = !strcmp(t->cols[k].name, c->name);
 	}
 	for (size_t m = 0; m < t->nr_metrics; m++) {
 		struct top_col *c = &t->cols[t->nr_ev + m];

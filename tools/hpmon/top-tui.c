@@ -95,6 +95,8 @@ static void header(const struct top *t, int y)
 		printw("%7s %-8s %-16s", t->rows.by == SYSROWS_THREAD ? "TID" : "PID", "USER", "COMM");
 	for (size_t c = 0; c < t->nr_cols; c++) {
 		char name[80];
+		if (t->cols[c].hidden)
+			continue;
 		snprintf(name, sizeof(name), "%s%s", c == t->sort_col ? "*" : "", t->cols[c].name);
 		printw(" %*s", col_width(&t->cols[c]), name);
 	}
@@ -123,6 +125,8 @@ static void rows(const struct top *t, int y0)
 			printw("%7s %-8.8s %-16.16s", id, esc_text(user), esc_text(r->comm));
 		}
 		for (size_t c = 0; c < t->nr_cols; c++) {
+			if (t->cols[c].hidden)
+				continue;
 			top_fmt(&t->cols[c], l->val[c], num, sizeof(num));
 			printw(" %*s", col_width(&t->cols[c]), num);
 		}
@@ -227,17 +231,24 @@ static bool key(struct tui *u, int ch)
 	case '?':
 		u->help = true;
 		break;
-	case '<':
-		t->sort_col = t->sort_col == SIZE_MAX ? SIZE_MAX : t->sort_col == 0 ? SIZE_MAX : t->sort_col - 1;
-		t->sort_asc = t->sort_col == SIZE_MAX;
+	case '<': {
+		size_t c = t->sort_col;
+		do
+			c = c == SIZE_MAX || c == 0 ? SIZE_MAX : c - 1;
+		while (c != SIZE_MAX && t->cols[c].hidden);
+		t->sort_col = c;
+		t->sort_asc = c == SIZE_MAX;
 		break;
-	case '>':
-		if (t->sort_col == SIZE_MAX)
-			t->sort_col = 0;
-		else if (t->sort_col + 1 < t->nr_cols)
-			t->sort_col++;
+	}
+	case '>': {
+		size_t c = t->sort_col == SIZE_MAX ? 0 : t->sort_col + 1;
+		while (c < t->nr_cols && t->cols[c].hidden)
+			c++;
+		if (c < t->nr_cols)
+			t->sort_col = c;
 		t->sort_asc = false;
 		break;
+	}
 	case 'r':
 		t->sort_asc = !t->sort_asc;
 		break;

@@ -71,6 +71,7 @@ struct top_col {
 	const char *unit;          /* "msec" for clocks, a metric's unit */
 	bool clock;                /* shown in msec */
 	bool metric;
+	bool hidden;               /* an event a metric added twice: not shown */
 	size_t idx;                /* event or metric index */
 };
 
