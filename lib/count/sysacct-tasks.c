@@ -308,8 +308,13 @@ uint64_t sa_rec_time(const void *rec, size_t len)
 	return t;
 }
 
+/* Records are kept 8-byte aligned in the batch, as in the kernel's
+ * buffer: their headers are read in place. */
+#define SA_ALIGN(n) (((n) + 7) & ~(size_t)7)
+
 int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint64_t time)
 {
+	a->nr_bytes = SA_ALIGN(a->nr_bytes);
 	if (a->nr_bytes + len > a->cap_bytes) {
 		size_t ncap = a->cap_bytes ? a->cap_bytes : 65536;
 		while (ncap < a->nr_bytes + len)
@@ -525,6 +530,8 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 	size_t n = 0, keep = 0;
 	int rc = 0;
 
+	if (!a->nr_rec)
+		return 0; /* nothing queued yet: no array to sort */
 	qsort(a->rec, a->nr_rec, sizeof(*a->rec), rec_cmp);
 	while (n < a->nr_rec && a->rec[n].time <= cutoff) {
 		rc = handle(a, &a->rec[n]);
@@ -538,7 +545,7 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 	 * overwrite one still to be moved */
 	size_t off = 0, need = 0;
 	for (size_t i = n; i < a->nr_rec; i++)
-		need += a->rec[i].len;
+		need += SA_ALIGN(a->rec[i].len);
 	unsigned char *nb = need ? malloc(need) : NULL;
 	if (need && !nb)
 		return -ENOMEM;
@@ -546,7 +553,7 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 		struct sa_rec r = a->rec[i];
 		memcpy(nb + off, a->bytes + r.off, r.len);
 		r.off = off;
-		off += r.len;
+		off += SA_ALIGN(r.len);
 		a->rec[keep++] = r;
 	}
 	if (nb) {
