@@ -53,6 +53,11 @@ struct hpm_sysacct {
 	struct hpm_evlist *list;
 	struct hpm_ctx *ctx;
 	size_t nr_ev;
+	/* where each event's count is among the group's values: 0 for one
+	 * the leader counts already (context-switches in all modes), else
+	 * its member's place; nr_vals values in all, the leader's first */
+	size_t *vidx;
+	size_t nr_vals;
 	size_t nr_cpus;
 	struct sa_cpu *cpu;
 	size_t ring_pages;

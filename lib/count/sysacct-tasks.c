@@ -355,13 +355,13 @@ static int rec_cmp(const void *x, const void *y)
 
 /* ---- each record's effect ---- */
 
-/* @v: the events' counts, unaligned (after the leader's) */
+/* @v: the group's values, unaligned (the leader's first) */
 static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *v)
 {
 	struct sa_cpu *sc = &a->cpu[slot];
 	for (size_t i = 0; i < a->nr_ev; i++) {
 		uint64_t x;
-		memcpy(&x, v + 8 * i, 8);
+		memcpy(&x, v + 8 * a->vidx[i], 8);
 		a->task[t].counts[i] += x - sc->last[i];
 		sc->last[i] = x;
 	}
@@ -378,13 +378,13 @@ static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigne
 	memcpy(&nr, p, 8);
 	memcpy(&en, p + 8, 8);
 	memcpy(&run, p + 16, 8);
-	if (nr != a->nr_ev + 1 || avail < 24 + nr * 8)
+	if (nr != a->nr_vals || avail < 24 + nr * 8)
 		return -EIO;
 	if (a->cpu[slot].after_lost) {
 		t = a->lost_row;
 		a->cpu[slot].after_lost = false;
 	}
-	charge(a, slot, t, p + 32);
+	charge(a, slot, t, p + 24);
 	a->cpu[slot].enabled = en;
 	a->cpu[slot].running = run;
 	return 0;

@@ -35,6 +35,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* An event the leader counts already: every context switch, in every
+ * mode (a second event would cost a read at every switch for nothing). */
+static bool same_as_leader(const struct perf_event_attr *e)
+{
+	return e->type == PERF_TYPE_SOFTWARE && e->config == PERF_COUNT_SW_CONTEXT_SWITCHES &&
+	       !e->exclude_user && !e->exclude_kernel && !e->exclude_hv && !e->exclude_idle;
+}
+
 struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_sysacct_opts *opts)
 {
 	struct hpm_sysacct *a;
@@ -57,6 +65,14 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 	if (!a->ring_pages)
 		a->ring_pages = SA_DEFAULT_PAGES;
 	a->cgroups = HPM_OPTS_GET(opts, cgroups, false);
+	a->vidx = malloc(a->nr_ev * sizeof(*a->vidx));
+	if (!a->vidx) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	a->nr_vals = 1;
+	for (size_t i = 0; i < a->nr_ev; i++)
+		a->vidx[i] = same_as_leader(hpm_event__attr(&list->ev[i])) ? 0 : a->nr_vals++;
 	if (a->ring_pages & (a->ring_pages - 1)) {
 		rc = -EINVAL;
 		goto fail;
@@ -118,6 +134,7 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 		free(sc->last);
 	}
 	free(a->cpu);
+	free(a->vidx);
 	sa_tasks_free(a);
 	free(a);
 }
@@ -165,6 +182,8 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 			a->failed_ev = i;
 			return -EOPNOTSUPP;
 		}
+		if (!a->vidx[i])
+			continue; /* the leader's count */
 		struct perf_event_attr ea = *hpm_event__attr(ev);
 		ea.size = sizeof(ea);
 		ea.disabled = 0;
@@ -297,7 +316,7 @@ struct sa_sync_rec {
  * before it (a CPU's records keep their queue order: sa_queue). */
 static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 {
-	size_t nv = a->nr_ev + 1;
+	size_t nv = a->nr_vals;
 	size_t len = sizeof(struct sa_sync_rec) + nv * sizeof(uint64_t);
 	struct sa_cpu *sc = &a->cpu[c];
 	int rc;
