@@ -68,7 +68,7 @@ expect_eq "exit status for -x without a separator" $USAGE "$HPM_STATUS"
 
 # Options that exclude each other.
 for args in "-x, --json -- true" "-a -p 1 -- true" "-A -- true" \
-	"-r 2 -I 100 -- true" "-r 2 -p 1" "--trace -p 1" "--per-thread -a -- true"; do
+	"-r 2 -I 100 -- true" "-r 2 -p 1" "--trace -p 1" "--per-cgroup -- true"; do
 	# shellcheck disable=SC2086 # args is a list
 	hpm stat -e task-clock $args
 	expect_eq "exit status of hpmon stat $args" $USAGE "$HPM_STATUS"

@@ -11,6 +11,7 @@
 struct hpm_ctx;
 
 int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_top(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_list(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_record(int argc, char **argv, struct hpm_ctx *ctx);

@@ -175,7 +175,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			goto out;
 		if (k == 0)
 			stat_print_notes(&out, &r);
-		rc = stat_measure(&run);
+		rc = o->tg.system && o->agg != AGG_GLOBAL && o->agg != AGG_CPU
+			     ? stat_measure_systasks(&run) : stat_measure(&run);
 		stat_user_finished(run.user, run.s);
 		hpm_session__free(run.s);
 		run.s = NULL;

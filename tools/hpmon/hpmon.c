@@ -25,6 +25,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "stat", cmd_stat, "count events for a command, processes, threads or CPUs" },
+	{ "top", cmd_top, "which tasks of the machine use the events, live or in frames" },
 	{ "list", cmd_list, "list the events this machine offers" },
 	{ "diag", cmd_diag, "check what this machine allows and how to fix what it does not" },
 	{ "record", cmd_record, "sample events on counter overflow into a profile" },

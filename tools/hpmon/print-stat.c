@@ -689,20 +689,11 @@ static void print_json(const struct stat_out *o, const struct stat_report *r)
 	json_arr_close(&j);
 	json_metrics(&j, r, NULL);
 	if (r->agg != AGG_GLOBAL) {
-		const char *key = r->agg == AGG_THREAD ? "threads"
-				: r->agg == AGG_PROCESS ? "processes" : "cpus";
-		json_arr_open(&j, key);
+		json_arr_open(&j, stat_json_rows_key(r));
 		for (size_t k = 0; k < r->nr_rows; k++) {
 			const struct stat_row *row = &r->rows[k];
 			json_obj_open(&j, NULL);
-			if (r->agg == AGG_CPU) {
-				json_i64(&j, "cpu", row->cpu);
-			} else {
-				json_i64(&j, "pid", row->pid);
-				if (r->agg == AGG_THREAD)
-					json_i64(&j, "tid", row->tid);
-				json_str(&j, "comm", row->comm);
-			}
+			stat_json_row_id(&j, r, row);
 			json_arr_open(&j, "events");
 			for (size_t i = 0; i < r->nr_ev; i++)
 				json_event(&j, r, i, row, &row->c[i], J_ROW);

@@ -101,6 +101,12 @@ int stat_measure(struct stat_run *run);
 /* Everything computed from the counts before printing. */
 void stat_prepare(struct stat_run *run);
 
+/* ---- stat-systasks.c ---- */
+
+/* -a with --per-thread, --per-process or --per-cgroup: the measurement,
+ * every task of the machine. Returns as stat_measure. */
+int stat_measure_systasks(struct stat_run *run);
+
 /* ---- stat-rows.c ---- */
 
 /* -p/-t: each opened thread's name and process, read now (a thread that

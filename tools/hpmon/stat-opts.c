@@ -23,8 +23,9 @@ static const char stat_usage[] =
 	"  -t, --tid TIDS         count existing threads (comma separated)\n"
 	"  -a, --all-cpus         count system-wide on every CPU\n"
 	"  -C, --cpu CPUS         system-wide on these CPUs only (0,2-3)\n"
-	"      --per-thread       break counts down per thread\n"
-	"      --per-process      break counts down per process\n"
+	"      --per-thread       break counts down per thread (with -a: every task)\n"
+	"      --per-process      break counts down per process (with -a: every process)\n"
+	"      --per-cgroup       with -a: break counts down per cgroup\n"
 	"  -A, --per-cpu, --no-aggr  break counts down per CPU (with -a)\n"
 	"  -M, --metrics GROUPS   metric groups or metrics to compute: ipc, branch, l1, l2,\n"
 	"                         tlb, memory, stalls, topdown, cost, software, ...\n"
@@ -111,7 +112,7 @@ static int missing_events(const char *opt, const char *val)
 	return HPM_EXIT_USAGE;
 }
 
-enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
+enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_PER_CGROUP, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
        OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE,
        OPT_MUX, OPT_MUX_SEED };
 
@@ -136,6 +137,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "per-process", no_argument, NULL, OPT_PER_PROCESS },
+		{ "per-cgroup", no_argument, NULL, OPT_PER_CGROUP },
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "field-separator", required_argument, NULL, 'x' },
@@ -186,6 +188,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'A': o->agg = AGG_CPU; break;
 		case OPT_PER_THREAD: o->agg = AGG_THREAD; break;
 		case OPT_PER_PROCESS: o->agg = AGG_PROCESS; break;
+		case OPT_PER_CGROUP: o->agg = AGG_CGROUP; break;
 		case 'I':
 			o->interval_ms = strtol(optarg, &end, 10);
 			if (*end || o->interval_ms < 10 || o->interval_ms > 3600000)
@@ -258,8 +261,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		return usage_error(why, "count");
 	if (o->agg == AGG_CPU && !o->tg.system)
 		return usage_error("%s", "-A/--per-cpu needs -a or -C");
-	if ((o->agg == AGG_THREAD || o->agg == AGG_PROCESS) && o->tg.system)
-		return usage_error("%s", "--per-thread/--per-process need a command, -p or -t");
+	if (o->agg == AGG_CGROUP && !o->tg.system)
+		return usage_error("%s", "--per-cgroup needs -a or -C");
+
 	if (o->repeat > 1 && !o->argv)
 		return usage_error("%s", "-r needs a COMMAND to repeat");
 	if (o->repeat > 1 && o->interval_ms)

@@ -72,6 +72,7 @@ void stat_free_rows(struct stat_report *r)
 {
 	for (size_t k = 0; k < r->nr_rows; k++) {
 		free(r->rows[k].c);
+		free(r->rows[k].cgroup);
 		free(r->rows[k].absent);
 		free(r->rows[k].mc);
 		free(r->rows[k].mv);

@@ -18,7 +18,7 @@
 #include <hpmon/session.h>
 #include "metric-args.h"
 
-enum stat_agg { AGG_GLOBAL, AGG_THREAD, AGG_PROCESS, AGG_CPU };
+enum stat_agg { AGG_GLOBAL, AGG_THREAD, AGG_PROCESS, AGG_CPU, AGG_CGROUP };
 enum stat_fmt { FMT_HUMAN, FMT_CSV, FMT_JSON };
 
 struct stat_event {
@@ -73,6 +73,7 @@ struct stat_row {
 	pid_t pid, tid;
 	int cpu;
 	char comm[16];
+	char *cgroup;         /* -a per task: its (process's) cgroup path, owned; else NULL */
 	struct hpm_count *c;  /* [nr_ev] */
 	bool *absent;         /* [nr_ev], -A: the event does not count on this
 				 CPU (its PMU's CPUs): no line */
@@ -161,6 +162,12 @@ void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, cha
  * uncertainty, theirs added in quadrature. Call after every reading.
  */
 void stat_merge_instances(struct stat_report *r);
+
+/* JSON breakdown rows (print-stat-row.c): the array's name, and the
+ * members that name row @row. */
+struct json;
+const char *stat_json_rows_key(const struct stat_report *r);
+void stat_json_row_id(struct json *j, const struct stat_report *r, const struct stat_row *row);
 
 /* Final (or per-interval) report in the chosen format. */
 void stat_print(const struct stat_out *o, const struct stat_report *r);

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# stat -a --per-process | --per-thread | --per-cgroup: the whole machine
+# by task. A workload with known counts runs while it counts: its row
+# shows exactly its page faults (`switcher 50 100` faults exactly 100
+# more pages than `switcher 0 0`) and its 50 sleeps as 50 more context
+# switches (up to 3 more: a preemption on a busy machine), two processes
+# of the same name that lived a millisecond each are two rows, and the
+# rows add up exactly to the total, idle and kernel threads included.
+. "$(dirname "$0")/lib.sh"
+
+SW=$WORKLOADS/switcher
+EV=page-faults,context-switches,task-clock
+hpm stat -a -e cpu-clock -- true
+[ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
+
+# The rows add up to the total, for every event: KEY is the rows' array.
+sums_exact() {
+	local key=$1
+	expect_eq "rows ($key) add up to the totals" True "$(json "$E2E_TMP/err" "all(
+		sum(r['events'][i]['raw_count'] for r in j['$key']) == e['raw_count']
+		for i, e in enumerate(j['events']))")"
+}
+
+# switcher's counts: 'faults switches' of its one row. It is started by
+# a shell that only waits for it: the copy-on-write faults between its
+# fork and its exec are then its own in every run, where a parent that
+# goes on working (hpmon) would take some of them one run and not the
+# next.
+row_of_switcher() {
+	json "$E2E_TMP/err" "(' '.join(str(r['events'][i]['raw_count']) for r in
+		[x for x in j['processes'] if x['comm'] == 'switcher'] for i in (0, 1))
+		if len([x for x in j['processes'] if x['comm'] == 'switcher']) == 1 else 'rows?')"
+}
+
+exact() {
+	local base more
+	hpm_norand_ok stat -a --per-process --json -e $EV -- sh -c "$SW 0 0; :"
+	sums_exact processes
+	base=$(row_of_switcher)
+	hpm_norand_ok stat -a --per-process --json -e $EV -- sh -c "$SW 50 100; :"
+	sums_exact processes
+	more=$(row_of_switcher)
+	note "switcher 0 0: $base; switcher 50 100: $more"
+	read -r f0 c0 <<<"$base"
+	read -r f1 c1 <<<"$more"
+	expect_eq "page faults of 'switcher 50 100' minus 'switcher 0 0'" 100 $((f1 - f0))
+	expect_in "context switches of 'switcher 50 100' minus 'switcher 0 0'" 50 53 $((c1 - c0))
+}
+retry 3 exact
+
+# Every row names its task: pid, comm, cgroup path (read from procfs: a
+# process gone before it was read has its parent's, or "" when that is
+# gone too); idle is pid 0 with its CPU.
+expect_eq "process rows have pid, comm, cgroup" True "$(json "$E2E_TMP/err" "all(
+	isinstance(r['pid'], int) and isinstance(r['comm'], str) and isinstance(r['cgroup'], str)
+	for r in j['processes'])")"
+expect_eq "switcher's cgroup" True "$(json "$E2E_TMP/err" "all(r['cgroup'].startswith('/')
+	for r in j['processes'] if r['comm'] == 'switcher')")"
+expect_eq "idle rows" True "$(json "$E2E_TMP/err" "all(r['comm'].startswith('swapper/')
+	and 'cpu' in r for r in j['processes'] if r['pid'] == 0)")"
+expect_eq "the command's status is there" 0 "$(json "$E2E_TMP/err" "j['exit_status']")"
+
+# Short-lived processes are kept, and two of one name are two rows.
+hpm_ok stat -a --per-process --json -e $EV -- sh -c "$SW 0 0; $SW 0 0"
+sums_exact processes
+expect_eq "two switcher processes, two rows" 2 "$(json "$E2E_TMP/err" \
+	"len(set(r['pid'] for r in j['processes'] if r['comm'] == 'switcher'))")"
+
+# Threads: thread rows carry their tid; the sum holds per thread too.
+hpm_ok stat -a --per-thread --json -e $EV -- "$WORKLOADS/threads" 3 0 10
+sums_exact threads
+expect_eq "thread rows of 'threads 3'" 4 "$(json "$E2E_TMP/err" \
+	"len([r for r in j['threads'] if r['comm'] == 'threads' and r['pid'] > 0])")"
+expect_eq "thread rows have tids" True "$(json "$E2E_TMP/err" \
+	"all('tid' in r for r in j['threads'])")"
+
+# Cgroups: one row per cgroup path (idle ones by name), summing exactly.
+hpm_ok stat -a --per-cgroup --json -e $EV -- "$SW" 1 1
+sums_exact cgroups
+expect_eq "a cgroup row is its path" True "$(json "$E2E_TMP/err" \
+	"any(r['cgroup'].startswith('/') for r in j['cgroups'])")"
+
+# CSV: the workload's row under its label comm-pid; the table: a total.
+hpm_norand_ok stat -a --per-process -x, -e page-faults -- "$SW" 0 7
+expect_in "switcher's CSV row" 7 10000 "$(csv "$E2E_TMP/err" , \
+	"[num(r[1]) for r in rows if r[0].startswith('switcher-')][0]")"
+hpm_ok stat -a --per-process -e page-faults -- "$SW" 0 7
+expect_grep "switcher's table row" '^switcher-[0-9]+ +[0-9]+ +page-faults' "$E2E_TMP/err"
+expect_grep "the total line" '^total +[0-9,]+ +page-faults' "$E2E_TMP/err"
+
+# -I: a line per interval, the sum exact in each; -C: its CPUs only.
+hpm_ok stat -a --per-process -I 100 --json -e $EV -- sleep 0.35
+expect_in "intervals" 3 5 "$(json "$E2E_TMP/err" "len([x for x in js if 'interval_ns' in x])")"
+expect_eq "each interval's rows add up" True "$(json "$E2E_TMP/err" "all(
+	sum(r['events'][i]['raw_count'] for r in x['processes']) == e['raw_count']
+	for x in js for i, e in enumerate(x['events']))")"
+hpm_ok stat -a -C 0 --per-thread --json -e context-switches -- sleep 0.05
+sums_exact threads
+expect_eq "-C 0: idle of CPU 0 only (if it ran)" True "$(json "$E2E_TMP/err" \
+	"set(r['cpu'] for r in j['threads'] if r['pid'] == 0) <= {0}")"
+
+# Misuse is said.
+hpm stat --per-cgroup -e task-clock -- true
+expect_eq "--per-cgroup without -a" 129 "$HPM_STATUS"
+expect_grep "--per-cgroup without -a says why" 'per-cgroup needs -a' "$E2E_TMP/err"
+hpm stat -a --per-process -e exec:main -- "$WORKLOADS/calls" 10
+expect_eq "exec: under -a --per-process" 129 "$HPM_STATUS"
+expect_grep "exec: under -a says why" 'cannot be counted system-wide per task' "$E2E_TMP/err"

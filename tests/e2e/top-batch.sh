@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# hpmon top -b: frames of every task's counts. While it runs, a workload
+# with known counts runs twice: `switcher 0 0` and `switcher 50 100`
+# (100 more pages: exactly 100 more page faults; 50 sleeps: 50 more
+# context switches, up to 3 more for preemptions). With -c (cumulative)
+# both short-lived processes are rows of the last frame, each with its
+# own exact counts; in every frame the rows add up to the frame's total.
+. "$(dirname "$0")/lib.sh"
+
+SW=$WORKLOADS/switcher
+EV=page-faults,context-switches,task-clock
+hpm stat -a -e cpu-clock -- true
+[ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
+
+# top -b ARGS in the background while CMD runs; its frames in $E2E_TMP/top
+top_while() {
+	local frames=$1
+	shift
+	timeout -k 5 "$E2E_TIMEOUT" "$HPMON" top -b -n "$frames" -d 0.4 "${TOP_ARGS[@]}" \
+		>"$E2E_TMP/top" 2>"$E2E_TMP/top.err" &
+	local pid=$!
+	sleep 0.5 # the first frame is under way
+	"$@"
+	wait "$pid" || fail "hpmon top ${TOP_ARGS[*]} exited $?: $(cat "$E2E_TMP/top.err")"
+}
+
+sums_exact() {
+	expect_eq "every frame's rows add up to its total" True "$(json "$E2E_TMP/top" "all(
+		sum(r['events'][i]['count'] for r in f['rows']) == t['count']
+		for f in js for i, t in enumerate(f['total']))")"
+}
+
+exact() {
+	TOP_ARGS=(--json -c -e $EV)
+	top_while 4 sh -c "${NORAND[*]} sh -c '$SW 0 0; :'; ${NORAND[*]} sh -c '$SW 50 100; :'"
+	sums_exact
+	local got
+	got=$(json "$E2E_TMP/top" "' '.join('%d %d' % (event(r, 'page-faults')['count'],
+		event(r, 'context-switches')['count']) for r in sorted(
+		[r for r in j['rows'] if r['comm'] == 'switcher'], key=lambda r: r['pid']))")
+	note "switcher 0 0, then switcher 50 100: $got"
+	read -r f0 c0 f1 c1 <<<"$got"
+	[ -n "${c1:-}" ] || fail "two switcher rows in the last frame, got '$got'"
+	expect_eq "page faults of 'switcher 50 100' minus 'switcher 0 0'" 100 $((f1 - f0))
+	expect_in "context switches of 'switcher 50 100' minus 'switcher 0 0'" 50 53 $((c1 - c0))
+}
+retry 3 exact
+
+# The frame object: time, interval, per-CPU line, rows with pid, comm and
+# events [name, count]; exited processes say so.
+expect_eq "frames" 4 "$(json "$E2E_TMP/top" "len(js)")"
+expect_eq "frame keys" True "$(json "$E2E_TMP/top" "all(k in f for f in js
+	for k in ('time', 'interval', 'rows', 'total', 'cpus'))")"
+expect_in "interval (s)" 0.3 3 "$(json "$E2E_TMP/top" "js[1]['interval']")"
+expect_eq "switcher rows have exited" True "$(json "$E2E_TMP/top" "all(r['exited']
+	for r in j['rows'] if r['comm'] == 'switcher')")"
+
+# Without -c a frame holds what happened in it: a short-lived process is
+# in the frame it ran in, and the frames add up.
+TOP_ARGS=(--json -e $EV)
+top_while 3 "$SW" 0 5
+sums_exact
+expect_in "frames with switcher" 1 2 "$(json "$E2E_TMP/top" \
+	"sum(1 for f in js if any(r['comm'] == 'switcher' for r in f['rows']))")"
+
+# Threads, cgroups, CSV, filters, sort.
+TOP_ARGS=(--json -H -e $EV)
+top_while 2 "$WORKLOADS/threads" 3 0 10
+sums_exact
+expect_eq "thread rows have tids" True "$(json "$E2E_TMP/top" "all('tid' in r for f in js for r in f['rows'])")"
+TOP_ARGS=(--json --cgroup -e $EV)
+top_while 1 true
+sums_exact
+TOP_ARGS=(-x, -e $EV)
+top_while 2 true
+expect_grep "CSV header" '^# time,interval,pid,tid,comm,cgroup,page-faults,context-switches,task-clock$' "$E2E_TMP/top"
+expect_eq "CSV rows" True "$(csv "$E2E_TMP/top" , "len(rows) > 0 and all(len(r) == 9 for r in rows)")"
+TOP_ARGS=(--json -p $$ -e $EV)
+top_while 1 true
+expect_eq "-p: only that process" True "$(json "$E2E_TMP/top" "all(r['pid'] == $$ for f in js for r in f['rows'])")"
+TOP_ARGS=(--json -s context-switches -e $EV)
+top_while 1 true
+expect_eq "-s: sorted by context-switches" True "$(json "$E2E_TMP/top" "all(
+	[event(r, 'context-switches')['count'] for r in f['rows']] ==
+	sorted([event(r, 'context-switches')['count'] for r in f['rows']], reverse=True) for f in js)")"
+TOP_ARGS=(-e $EV)
+top_while 1 true
+expect_grep "text frame's title" '^hpmon top - [0-9:]+  interval' "$E2E_TMP/top"
+expect_grep "text frame's header" '^ +PID USER +COMM +page-faults' "$E2E_TMP/top"
+
+# Misuse is said.
+hpm top --json
+expect_eq "--json without -b" 129 "$HPM_STATUS"
+expect_grep "--json without -b says why" 'add -b' "$E2E_TMP/err"
+hpm top -b -s nosuch
+expect_eq "-s of no column" 129 "$HPM_STATUS"
+hpm top -b -d 0
+expect_eq "-d 0" 129 "$HPM_STATUS"

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# hpmon top's full-screen view, driven in a tmux terminal: it starts and
+# shows its title, per-CPU line and header; a spinning workload's row is
+# there; it redraws at a new size; '>' moves the sort column; '/' filters
+# by name; 'h' shows the keys; 'q' quits and Ctrl-C ends it, and either
+# way the terminal is given back: the alternate screen is left and the
+# shell's next line prints.
+. "$(dirname "$0")/lib.sh"
+
+command -v tmux >/dev/null || fail "tmux is needed (scripts/deps installs it)"
+hpm stat -a -e cpu-clock -- true
+[ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
+hpm top --help
+grep -q 'full-screen' "$E2E_TMP/out" || fail "no top --help"
+
+# A server of its own per start: a server being killed may still hold
+# its socket when the next client connects.
+RUN=0
+SOCK=hpmon-e2e-$$-$RUN
+tm() { tmux -L "$SOCK" "$@"; }
+cleanup() {
+	local r
+	for ((r = 0; r <= RUN; r++)); do
+		tmux -L "hpmon-e2e-$$-$r" kill-server 2>/dev/null || true
+	done
+	e2e_cleanup
+}
+trap cleanup EXIT
+
+# screen_has WHAT REGEX: the pane shows a line matching REGEX (polled).
+screen_has() {
+	local what=$1 re=$2 i
+	for ((i = 0; i < 150; i++)); do
+		tm capture-pane -p >"$E2E_TMP/screen"
+		grep -Eq -- "$re" "$E2E_TMP/screen" && return 0
+		sleep 0.1
+	done
+	fail "$what: no line matches /$re/ on the screen:
+$(cat "$E2E_TMP/screen")"
+}
+
+# start: hpmon top in a fresh 120x30 terminal; the shell prints its exit
+# status after it, and then waits.
+start() {
+	tm kill-server 2>/dev/null || true
+	RUN=$((RUN + 1))
+	SOCK=hpmon-e2e-$$-$RUN
+	tm -f /dev/null new-session -d -x 120 -y 30 \
+		"TERM=xterm-256color $HPMON top -d 0.3 $*; echo TOP-EXIT=\$?; sleep 60"
+	screen_has "title" '^hpmon top - [0-9:]+  every 0\.3s'
+}
+
+bg "$WORKLOADS/sleeper" -s 20000
+SPIN=$BG_PID
+start -e task-clock,context-switches
+screen_has "per-CPU line" '^CPU busy: +cpu0 '
+screen_has "header" '^ +PID USER +COMM +\*task-clock +context-switches'
+expect_eq "alternate screen while running" 1 "$(tm display -p '#{alternate_on}')"
+tm send-keys / sleeper Enter
+screen_has "the workload's row, filtered by name" "^ +$SPIN +[a-z0-9]+ +sleeper +[0-9.]+ +[0-9]+"
+screen_has "the filter is said" 'filter: name~sleeper'
+tm resize-window -x 70 -y 12
+screen_has "redrawn at 70 columns" '^hpmon top - .{0,60}$'
+tm resize-window -x 120 -y 30
+tm send-keys '>'
+screen_has "sort moved to context-switches" '^ +PID USER +COMM +task-clock +\*context-switches'
+tm send-keys h
+screen_has "help" '^hpmon top: keys'
+tm send-keys x
+screen_has "back from help" '^ +PID USER +COMM'
+tm send-keys Escape
+screen_has "filters cleared" '^h: help  q: quit *$'
+tm send-keys q
+screen_has "exit status after q" '^TOP-EXIT=0$'
+expect_eq "alternate screen left after q" 0 "$(tm display -p '#{alternate_on}')"
+
+start
+tm send-keys C-c
+screen_has "exit status after Ctrl-C" '^TOP-EXIT=0$'
+expect_eq "alternate screen left after Ctrl-C" 0 "$(tm display -p '#{alternate_on}')"
