@@ -9,7 +9,14 @@
 # rows add up exactly to the total, idle and kernel threads included.
 . "$(dirname "$0")/lib.sh"
 
-SW=$WORKLOADS/switcher
+# The workloads run under names of this run's own (a copy named sw<pid>):
+# other tests may run the same workloads meanwhile, and every task of the
+# machine is a row here.
+SWN=sw$$
+cp "$WORKLOADS/switcher" "$E2E_TMP/$SWN"
+SW=$E2E_TMP/$SWN
+THN=th$$
+cp "$WORKLOADS/threads" "$E2E_TMP/$THN"
 EV=page-faults,context-switches,task-clock
 hpm stat -a -e cpu-clock -- true
 [ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
@@ -29,8 +36,8 @@ sums_exact() {
 # next.
 row_of_switcher() {
 	json "$E2E_TMP/err" "(' '.join(str(r['events'][i]['raw_count']) for r in
-		[x for x in j['processes'] if x['comm'] == 'switcher'] for i in (0, 1))
-		if len([x for x in j['processes'] if x['comm'] == 'switcher']) == 1 else 'rows?')"
+		[x for x in j['processes'] if x['comm'] == '$SWN'] for i in (0, 1))
+		if len([x for x in j['processes'] if x['comm'] == '$SWN']) == 1 else 'rows?')"
 }
 
 exact() {
@@ -56,7 +63,7 @@ expect_eq "process rows have pid, comm, cgroup" True "$(json "$E2E_TMP/err" "all
 	isinstance(r['pid'], int) and isinstance(r['comm'], str) and isinstance(r['cgroup'], str)
 	for r in j['processes'])")"
 expect_eq "switcher's cgroup" True "$(json "$E2E_TMP/err" "all(r['cgroup'].startswith('/')
-	for r in j['processes'] if r['comm'] == 'switcher')")"
+	for r in j['processes'] if r['comm'] == '$SWN')")"
 expect_eq "idle rows" True "$(json "$E2E_TMP/err" "all(r['comm'].startswith('swapper/')
 	and 'cpu' in r for r in j['processes'] if r['pid'] == 0)")"
 expect_eq "the command's status is there" 0 "$(json "$E2E_TMP/err" "j['exit_status']")"
@@ -65,13 +72,13 @@ expect_eq "the command's status is there" 0 "$(json "$E2E_TMP/err" "j['exit_stat
 hpm_ok stat -a --per-process --json -e $EV -- sh -c "$SW 0 0; $SW 0 0"
 sums_exact processes
 expect_eq "two switcher processes, two rows" 2 "$(json "$E2E_TMP/err" \
-	"len(set(r['pid'] for r in j['processes'] if r['comm'] == 'switcher'))")"
+	"len(set(r['pid'] for r in j['processes'] if r['comm'] == '$SWN'))")"
 
 # Threads: thread rows carry their tid; the sum holds per thread too.
-hpm_ok stat -a --per-thread --json -e $EV -- "$WORKLOADS/threads" 3 0 10
+hpm_ok stat -a --per-thread --json -e $EV -- "$E2E_TMP/$THN" 3 0 10
 sums_exact threads
 expect_eq "thread rows of 'threads 3'" 4 "$(json "$E2E_TMP/err" \
-	"len([r for r in j['threads'] if r['comm'] == 'threads' and r['pid'] > 0])")"
+	"len([r for r in j['threads'] if r['comm'] == '$THN' and r['pid'] > 0])")"
 expect_eq "thread rows have tids" True "$(json "$E2E_TMP/err" \
 	"all('tid' in r for r in j['threads'])")"
 
@@ -84,9 +91,9 @@ expect_eq "a cgroup row is its path" True "$(json "$E2E_TMP/err" \
 # CSV: the workload's row under its label comm-pid; the table: a total.
 hpm_norand_ok stat -a --per-process -x, -e page-faults -- "$SW" 0 7
 expect_in "switcher's CSV row" 7 10000 "$(csv "$E2E_TMP/err" , \
-	"[num(r[1]) for r in rows if r[0].startswith('switcher-')][0]")"
+	"[num(r[1]) for r in rows if r[0].startswith('$SWN-')][0]")"
 hpm_ok stat -a --per-process -e page-faults -- "$SW" 0 7
-expect_grep "switcher's table row" '^switcher-[0-9]+ +[0-9]+ +page-faults' "$E2E_TMP/err"
+expect_grep "switcher's table row" '^'$SWN'-[0-9]+ +[0-9]+ +page-faults' "$E2E_TMP/err"
 expect_grep "the total line" '^total +[0-9,]+ +page-faults' "$E2E_TMP/err"
 
 # -I: a line per interval, the sum exact in each; -C: its CPUs only.

@@ -8,7 +8,14 @@
 # own exact counts; in every frame the rows add up to the frame's total.
 . "$(dirname "$0")/lib.sh"
 
-SW=$WORKLOADS/switcher
+# The workloads run under names of this run's own (a copy named sw<pid>):
+# other tests may run the same workloads meanwhile, and every task of the
+# machine is a row here.
+SWN=sw$$
+cp "$WORKLOADS/switcher" "$E2E_TMP/$SWN"
+SW=$E2E_TMP/$SWN
+THN=th$$
+cp "$WORKLOADS/threads" "$E2E_TMP/$THN"
 EV=page-faults,context-switches,task-clock
 hpm stat -a -e cpu-clock -- true
 [ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
@@ -38,7 +45,7 @@ exact() {
 	local got
 	got=$(json "$E2E_TMP/top" "' '.join('%d %d' % (event(r, 'page-faults')['count'],
 		event(r, 'context-switches')['count']) for r in sorted(
-		[r for r in j['rows'] if r['comm'] == 'switcher'], key=lambda r: r['pid']))")
+		[r for r in j['rows'] if r['comm'] == '$SWN'], key=lambda r: r['pid']))")
 	note "switcher 0 0, then switcher 50 100: $got"
 	read -r f0 c0 f1 c1 <<<"$got"
 	[ -n "${c1:-}" ] || fail "two switcher rows in the last frame, got '$got'"
@@ -54,7 +61,7 @@ expect_eq "frame keys" True "$(json "$E2E_TMP/top" "all(k in f for f in js
 	for k in ('time', 'interval', 'rows', 'total', 'cpus'))")"
 expect_in "interval (s)" 0.3 3 "$(json "$E2E_TMP/top" "js[1]['interval']")"
 expect_eq "switcher rows have exited" True "$(json "$E2E_TMP/top" "all(r['exited']
-	for r in j['rows'] if r['comm'] == 'switcher')")"
+	for r in j['rows'] if r['comm'] == '$SWN')")"
 
 # Without -c a frame holds what happened in it: a short-lived process is
 # in the frame it ran in, and the frames add up.
@@ -62,11 +69,11 @@ TOP_ARGS=(--json -e $EV)
 top_while 3 "$SW" 0 5
 sums_exact
 expect_in "frames with switcher" 1 2 "$(json "$E2E_TMP/top" \
-	"sum(1 for f in js if any(r['comm'] == 'switcher' for r in f['rows']))")"
+	"sum(1 for f in js if any(r['comm'] == '$SWN' for r in f['rows']))")"
 
 # Threads, cgroups, CSV, filters, sort.
 TOP_ARGS=(--json -H -e $EV)
-top_while 2 "$WORKLOADS/threads" 3 0 10
+top_while 2 "$E2E_TMP/$THN" 3 0 10
 sums_exact
 expect_eq "thread rows have tids" True "$(json "$E2E_TMP/top" "all('tid' in r for f in js for r in f['rows'])")"
 TOP_ARGS=(--json --cgroup -e $EV)
