@@ -12,12 +12,29 @@
 
 #include "report/report-internal.h"
 
-static bool in_list(const pid_t *v, size_t n, pid_t x)
+/* The filters on the task (report.h): its process, thread and name. */
+static bool task_passes(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
+	const struct rep_filter *f = r->o.filter;
+	if ((f->nr_pids && !rep_ids__has(f->pids, f->nr_pids, s->pid)) ||
+	    (f->nr_tids && !rep_ids__has(f->tids, f->nr_tids, s->tid)))
+		return false;
+	if (!f->comms.nr)
+		return true;
+	/* names come in runs: the verdict on the last one is kept */
+	if (comm != r->filter_comm) {
+		r->filter_comm = comm;
+		r->filter_comm_ok = rep_list__has(&f->comms, rep_str(r, comm));
+	}
+	return r->filter_comm_ok;
+}
+
+/* The filters on the place: its object and function. */
+static bool place_passes(const struct rep *r, const struct rep_dso *d, const struct rep_sym *sy)
+{
+	const struct rep_filter *f = r->o.filter;
+	return (!f->dsos.nr || rep_list__has(&f->dsos, d->base) || rep_list__has(&f->dsos, d->path)) &&
+	       (!f->syms.nr || rep_list__names_sym(&f->syms, sy->name));
 }
 
 
@@ -414,9 +431,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 			return;
 	}
 
-	if ((o->nr_pids && !in_list(o->pids, o->nr_pids, s->pid)) ||
-	    (o->nr_tids && !in_list(o->tids, o->nr_tids, s->tid)) ||
-	    (o->comm && strcmp(o->comm, rep_str(r, comm)))) {
+	if (o->filter && !task_passes(r, s, comm)) {
 		r->filtered++;
 		return;
 	}
@@ -424,10 +439,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	if (li == UINT32_MAX)
 		return;
 	struct rep_loc *l = &r->locs[li];
-	struct rep_sym *sy = &r->syms[l->sym];
-	struct rep_dso *d = &r->dsos[l->dso];
-	if ((o->dso && strcmp(o->dso, d->base) && strcmp(o->dso, d->path)) ||
-	    (o->symbol && strcmp(o->symbol, sy->name))) {
+	if (o->filter && !place_passes(r, &r->dsos[l->dso], &r->syms[l->sym])) {
 		r->filtered++;
 		return;
 	}
@@ -467,6 +479,7 @@ void aggregate__flush(struct rep *r)
 int aggregate__init(struct rep *r)
 {
 	r->sb_gen = 1;
+	r->filter_comm = UINT32_MAX;
 	r->memo = calloc(1, sizeof(*r->memo)); /* gen 0: empty */
 	r->h_row = htab__new(SK_MAX);
 	r->h_edge = htab__new(2);
