@@ -50,6 +50,7 @@ struct hpm_profile {
 	unsigned char *raw;      /* the current chunk, decompressed */
 	size_t raw_len, raw_cap, rpos;
 	uint32_t left;           /* records left in the chunk */
+	bool after_sample;       /* the last record handed out was a sample */
 	struct dec d;
 	uint64_t *chain, *vals_out, *regs;
 	unsigned char *stack;
@@ -747,8 +748,20 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 	}
 }
 
+/* The records of the chunk up to @rpos are read. */
+static void consumed(struct hpm_profile *p, size_t rpos)
+{
+	p->rpos = rpos;
+	if (--p->left == 0 && p->rpos != p->raw_len) {
+		/* more bytes than records: the rest is not trusted */
+		stop(p, false, "chunk %" PRIu64 " has %" PRIu64 " bytes after its last record",
+		     p->st.chunks, p->raw_len - p->rpos);
+	}
+}
+
 int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r)
 {
+	p->after_sample = false;
 	if (!p->left && !next_chunk(p))
 		return 0;
 	struct cur c = { p->raw + p->rpos, p->raw + p->raw_len, false };
@@ -758,11 +771,76 @@ int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r)
 		p->left = 0;
 		return 0;
 	}
-	p->rpos = (size_t)(c.p - p->raw);
-	if (--p->left == 0 && p->rpos != p->raw_len) {
-		/* more bytes than records: the rest is not trusted */
-		stop(p, false, "chunk %" PRIu64 " has %" PRIu64 " bytes after its last record",
-		     p->st.chunks, p->raw_len - p->rpos);
-	}
+	p->after_sample = r->type == HPM_PREC_SAMPLE;
+	consumed(p, (size_t)(c.p - p->raw));
 	return 1;
+}
+
+/*
+ * The fields after a repeated sample's address, as dec_sample reads them
+ * (@st its event's sample_type): true when they repeat the previous
+ * sample's, or are skipped. No group counts (they change at every
+ * sample); a call chain wholly kept from the previous sample's, unless
+ * chains are skipped; registers and stacks only skipped.
+ */
+static bool repeat_tail(struct hpm_profile *p, struct cur *c, uint64_t st)
+{
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		uint64_t n = get_var(c), keep = get_var(c);
+		if (n > PROF_MAX_CHAIN || keep > n || keep > p->d.nr_chain)
+			return false;
+		if (p->skip & HPM_PROFILE_SKIP_CHAINS) {
+			skip_vars(c, n - keep);
+			p->d.nr_chain = (uint32_t)n;
+		} else if (n != keep || n != p->d.nr_chain) {
+			return false;
+		}
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		skip_var(c);
+		uint64_t n = get_var(c);
+		if (n > PROF_MAX_REGS)
+			return false;
+		for (uint64_t k = 0; k < n; k++)
+			skip_var(c);
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		uint64_t n = get_var(c);
+		if (n > PROF_MAX_STACK || !get_bytes(c, n))
+			return false;
+	}
+	return !c->bad;
+}
+
+uint32_t hpm_profile__repeats(struct hpm_profile *p, uint64_t until, uint32_t max)
+{
+	if (!p->after_sample || p->done)
+		return 0;
+	uint64_t st = p->events[p->d.ev].sample_type;
+	if ((st & PERF_SAMPLE_READ) ||
+	    ((st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) &&
+	     !(p->skip & HPM_PROFILE_SKIP_STACKS)))
+		return 0;
+	uint32_t n = 0;
+	/* within the chunk: each record a sample with nothing changed (no
+	 * flag), a time not before the last, an address delta of 0 */
+	while (n < max && p->left) {
+		struct cur c = { p->raw + p->rpos, p->raw + p->raw_len, false };
+		if (get_byte(&c) != TAG_SAMPLE)
+			break;
+		uint64_t dt = get_var(&c);
+		if (c.bad || (dt & 1) || p->d.time + (dt >> 1) >= until ||
+		    p->d.time + (dt >> 1) < p->d.time || get_byte(&c) != 0 || c.bad)
+			break;
+		uint32_t nr_chain = p->d.nr_chain;
+		if (st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER) &&
+		    !repeat_tail(p, &c, st)) {
+			p->d.nr_chain = nr_chain; /* a failed record is read again by next */
+			break;
+		}
+		p->d.time += dt >> 1;
+		n++;
+		consumed(p, (size_t)(c.p - p->raw));
+	}
+	return n;
 }

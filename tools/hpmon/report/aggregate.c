@@ -368,24 +368,33 @@ struct rep_memo {
 	size_t row;
 };
 
+/* @n samples like @s at loc @li, in @row: the counts. */
+static void count(struct rep *r, const struct hpm_sample *s, uint32_t li, struct rep_row *row,
+		  uint64_t n)
+{
+	struct rep_loc *l = &r->locs[li];
+	struct rep_dso *d = &r->dsos[l->dso];
+	double w = n == 1 ? (double)s->period : (double)n * (double)s->period;
+
+	row->samples[s->ev] += n;
+	row->period[s->ev] += w;
+	r->ev_samples[s->ev] += n;
+	r->ev_period[s->ev] += w;
+	l->count[s->ev] += n;
+	/* (only the capped row has a comm id that large) */
+	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
+		r->cap_samples += n;
+	d->samples += n;
+	if (!r->syms[l->sym].resolved)
+		d->nosym += n;
+}
+
 static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
 		    struct rep_row *row)
 {
 	const struct rep_opts *o = &r->o;
-	struct rep_loc *l = &r->locs[li];
-	struct rep_dso *d = &r->dsos[l->dso];
 
-	row->samples[s->ev]++;
-	row->period[s->ev] += (double)s->period;
-	r->ev_samples[s->ev]++;
-	r->ev_period[s->ev] += (double)s->period;
-	l->count[s->ev]++;
-	/* (only the capped row has a comm id that large) */
-	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
-		r->cap_samples++;
-	d->samples++;
-	if (!r->syms[l->sym].resolved)
-		d->nosym++;
+	count(r, s, li, row, 1);
 	if (s->nr_values) {
 		r->have_groups = true;
 		add_deltas(r, s, row);
@@ -399,7 +408,7 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && s->ev == r->main_ev)
-		cg_sample(r, s, comm, l->sym);
+		cg_sample(r, s, comm, r->locs[li].sym);
 }
 
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
@@ -466,6 +475,36 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 					 m ? m->time : 0, m ? m->dead : UINT64_MAX,
 					 (size_t)(row - r->rows) };
 	account(r, s, comm, li, row);
+}
+
+uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s)
+{
+	const struct rep_memo *mo = r->memo;
+	const struct rep_cg *c = &r->cg;
+
+	/* @s went where the memo says (it was neither kept aside nor left
+	 * out), and each repeat would too until its mapping ends */
+	if (s->nr_values || mo->gen != r->sb_gen || mo->ip != s->ip || mo->tid != s->tid ||
+	    mo->pid != s->pid || mo->cpu != s->cpu || mo->mode != s->mode || s->time < mo->t0 ||
+	    s->time >= mo->t1)
+		return 0;
+	/* -g: the run of its chain waits in r->cg, to be added to */
+	if (r->o.callgraph && s->ev == r->main_ev &&
+	    !(c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	      c->mode == s->mode && c->nr_chain == s->nr_chain && c->comm == mo->comm))
+		return 0;
+	return mo->t1;
+}
+
+void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n)
+{
+	const struct rep_memo *mo = r->memo;
+
+	count(r, s, mo->loc, &r->rows[mo->row], n);
+	if (r->o.callgraph && s->ev == r->main_ev) {
+		r->cg.w += (double)n * (double)s->period;
+		r->cg.nr_samples += n;
+	}
 }
 
 void aggregate__flush(struct rep *r)

@@ -116,8 +116,15 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	/* one pass; a sample whose mapping is not known yet waits for the end */
 	while ((rc = hpm_profile__next(r->prof, &p)) > 0) {
 		if (p.type == HPM_PREC_SAMPLE) {
-			if (p.sample.ev < r->nr_ev)
-				aggregate__sample(r, &p.sample, true);
+			if (p.sample.ev >= r->nr_ev)
+				continue;
+			aggregate__sample(r, &p.sample, true);
+			/* a run of the same address (a breakpoint's, a tight
+			 * loop's) is added at once */
+			uint64_t until = aggregate__repeat_until(r, &p.sample);
+			uint32_t n = until ? hpm_profile__repeats(r->prof, until, UINT32_MAX) : 0;
+			if (n)
+				aggregate__repeat(r, &p.sample, n);
 		} else if (sideband(r, &p)) {
 			goto nomem;
 		}

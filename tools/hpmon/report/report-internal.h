@@ -131,6 +131,13 @@ void aggregate__free(struct rep *r);
 /* Account sample @s; when @may_defer, one whose mapping or kernel
  * symbols are not known yet is kept aside for aggregate__flush. */
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer);
+/* Right after aggregate__sample(@s): the time before which samples that
+ * repeat @s (hpm_profile__repeats) go where it went, and can be added
+ * with aggregate__repeat; 0 when they cannot (it was kept aside or left
+ * out, or it carries group counts). */
+uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s);
+/* @n more samples like @s. */
+void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n);
 /* The samples kept aside, now that the whole file is read. */
 void aggregate__flush(struct rep *r);
 
