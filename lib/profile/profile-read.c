@@ -821,26 +821,40 @@ uint32_t hpm_profile__repeats(struct hpm_profile *p, uint64_t until, uint32_t ma
 	    ((st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) &&
 	     !(p->skip & HPM_PROFILE_SKIP_STACKS)))
 		return 0;
-	uint32_t n = 0;
+	const bool tail = st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				PERF_SAMPLE_STACK_USER);
+	/* the state in locals while the loop runs: the records are bytes,
+	 * which may alias anything, so fields of @p would be read again
+	 * after every store */
+	const unsigned char *q = p->raw + p->rpos, *end = p->raw + p->raw_len;
+	uint64_t time = p->d.time;
+	uint32_t n = 0, left = p->left;
 	/* within the chunk: each record a sample with nothing changed (no
 	 * flag), a time not before the last, an address delta of 0 */
-	while (n < max && p->left) {
-		struct cur c = { p->raw + p->rpos, p->raw + p->raw_len, false };
+	while (n < max && left) {
+		struct cur c = { q, end, false };
 		if (get_byte(&c) != TAG_SAMPLE)
 			break;
 		uint64_t dt = get_var(&c);
-		if (c.bad || (dt & 1) || p->d.time + (dt >> 1) >= until ||
-		    p->d.time + (dt >> 1) < p->d.time || get_byte(&c) != 0 || c.bad)
+		if (c.bad || (dt & 1) || time + (dt >> 1) >= until || time + (dt >> 1) < time ||
+		    get_byte(&c) != 0 || c.bad)
 			break;
-		uint32_t nr_chain = p->d.nr_chain;
-		if (st & (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER) &&
-		    !repeat_tail(p, &c, st)) {
-			p->d.nr_chain = nr_chain; /* a failed record is read again by next */
-			break;
+		if (tail) {
+			uint32_t nr_chain = p->d.nr_chain;
+			if (!repeat_tail(p, &c, st)) {
+				p->d.nr_chain = nr_chain; /* a failed record is read again by next */
+				break;
+			}
 		}
-		p->d.time += dt >> 1;
+		time += dt >> 1;
+		q = c.p;
+		left--;
 		n++;
-		consumed(p, (size_t)(c.p - p->raw));
+	}
+	if (n) {
+		p->d.time = time;
+		p->left = left + 1;
+		consumed(p, (size_t)(q - p->raw)); /* with the check at the chunk's end */
 	}
 	return n;
 }
