@@ -81,6 +81,12 @@ if [ -x "$w" ]; then
 	expect_eq "--no-demangle, the mangled name" 1001 \
 		"$(nc --no-demangle --sym "$spin,strlen@plt")"
 	expect_eq "strlen@plt" 1000 "$(nc --sym strlen@plt,nosuch)"
+	# the samples left out are counted as exactly (a run of 1000 at one
+	# address is left out at once)
+	hpm_ok report -i "$cprof" --sym 'hpm::Spinner<long>::spin'
+	expect_grep "--sym: left out" "^# 1000 samples left out by the filters$" "$E2E_TMP/out"
+	hpm_ok report -i "$cprof" --comm nosuch,other
+	expect_grep "--comm: left out" "^# 1001 samples left out by the filters$" "$E2E_TMP/out"
 	# a comma inside a name: refused, saying how to give it
 	hpm report -i "$cprof" --sym 'f(int, int)'
 	expect_eq "a cut name: usage error" 129 "$HPM_STATUS"

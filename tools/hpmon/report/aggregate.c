@@ -366,7 +366,27 @@ struct rep_memo {
 	enum hpm_mode mode;
 	uint64_t ip, t0, t1;
 	size_t row;
+	bool out;                     /* left out by the filters */
 };
+
+/* The memo holds @s's place (or its being left out). */
+static bool memo_holds(const struct rep *r, const struct hpm_sample *s)
+{
+	const struct rep_memo *mo = r->memo;
+	return mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
+	       mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1;
+}
+
+/* Remember where @s went (row index @row), or that the filters left it out
+ * (@out): the filters' verdict holds as long as its place does. */
+static void memo_set(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
+		     const struct rep_map *m, size_t row, bool out)
+{
+	if (rep_kernel_mode(s->mode) || m)
+		*r->memo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode,
+					      s->ip, m ? m->time : 0, m ? m->dead : UINT64_MAX,
+					      row, out };
+}
 
 /* @n samples like @s at loc @li, in @row: the counts. */
 static void count(struct rep *r, const struct hpm_sample *s, uint32_t li, struct rep_row *row,
@@ -416,9 +436,11 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	const struct rep_opts *o = &r->o;
 	struct rep_memo *mo = r->memo;
 
-	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
-	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {
-		account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
+	if (memo_holds(r, s)) {
+		if (mo->out)
+			r->filtered++;
+		else
+			account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
 		return;
 	}
 
@@ -441,6 +463,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	}
 
 	if (o->filter && !task_passes(r, s, comm)) {
+		memo_set(r, s, comm, 0, m, 0, true);
 		r->filtered++;
 		return;
 	}
@@ -449,6 +472,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		return;
 	struct rep_loc *l = &r->locs[li];
 	if (o->filter && !place_passes(r, &r->dsos[l->dso], &r->syms[l->sym])) {
+		memo_set(r, s, comm, li, m, 0, true);
 		r->filtered++;
 		return;
 	}
@@ -470,10 +494,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	struct rep_row *row = row_get(r, key);
 	if (!row)
 		return;
-	if (rep_kernel_mode(s->mode) || m)
-		*mo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode, s->ip,
-					 m ? m->time : 0, m ? m->dead : UINT64_MAX,
-					 (size_t)(row - r->rows) };
+	memo_set(r, s, comm, li, m, (size_t)(row - r->rows), false);
 	account(r, s, comm, li, row);
 }
 
@@ -482,11 +503,13 @@ uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s
 	const struct rep_memo *mo = r->memo;
 	const struct rep_cg *c = &r->cg;
 
-	/* @s went where the memo says (it was neither kept aside nor left
-	 * out), and each repeat would too until its mapping ends */
-	if (s->nr_values || mo->gen != r->sb_gen || mo->ip != s->ip || mo->tid != s->tid ||
-	    mo->pid != s->pid || mo->cpu != s->cpu || mo->mode != s->mode || s->time < mo->t0 ||
-	    s->time >= mo->t1)
+	/* @s went where the memo says (it was not kept aside), or was left
+	 * out, and each repeat would too until its mapping ends */
+	if (!memo_holds(r, s))
+		return 0;
+	if (mo->out)
+		return mo->t1;
+	if (s->nr_values)
 		return 0;
 	/* -g: the run of its chain waits in r->cg, to be added to */
 	if (r->o.callgraph && s->ev == r->main_ev &&
@@ -500,6 +523,10 @@ void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n)
 {
 	const struct rep_memo *mo = r->memo;
 
+	if (mo->out) {
+		r->filtered += n;
+		return;
+	}
 	count(r, s, mo->loc, &r->rows[mo->row], n);
 	if (r->o.callgraph && s->ev == r->main_ev) {
 		r->cg.w += (double)n * (double)s->period;
