@@ -9,7 +9,7 @@
 #     against `perf report --stdio --no-children -g none`), the call
 #     graphs (`hpmon report -g` against perf's default `perf report
 #     --stdio`), and both again without the kernel symbols report keeps
-#     for the boot (--no-cache: the first report of a boot);
+#     for the boot (--no-cache: kallsyms read from the kernel);
 #  2. a million breakpoint samples (mem:ADDR:x on the calls workload's
 #     function, one address): `hpmon report` against `perf report --stdio`;
 #  3. a million cpu-clock samples with call chains (calltree 1500000000),
