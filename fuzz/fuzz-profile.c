@@ -52,9 +52,10 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip, bool r
 			if (r.sample.ev >= m->nr_events)
 				__builtin_trap();
 			/* any time bound, from the sample's own bytes */
-			if (runs)
-				nr += hpm_profile__repeats(p, r.sample.time + (r.sample.ip & 0xffff),
-							   UINT32_MAX);
+			if (runs) {
+				uint64_t until = r.sample.time + (r.sample.ip & 0xffff);
+				nr += hpm_profile__repeats(p, until, UINT32_MAX);
+			}
 			break;
 		case HPM_PREC_MMAP:
 			sink += strlen(r.mmap.filename) + r.mmap.build_id_len;

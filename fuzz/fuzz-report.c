@@ -75,9 +75,10 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	/* a filter on the task, and one on the place */
 	static struct rep_filter task, place;
 	char why[256];
-	if (!task.comms.nr && (rep_filter__add(&task, RF_COMM, "[unknown],swapper", why, sizeof(why)) ||
-			       rep_filter__add(&place, RF_DSO, "[unknown],//anon", why, sizeof(why)) ||
-			       rep_filter__add(&place, RF_SYM, "[unknown]", why, sizeof(why))))
+	if (!task.comms.nr &&
+	    (rep_filter__add(&task, RF_COMM, "[unknown],swapper", why, sizeof(why)) ||
+	     rep_filter__add(&place, RF_DSO, "[unknown],//anon", why, sizeof(why)) ||
+	     rep_filter__add(&place, RF_SYM, "[unknown]", why, sizeof(why))))
 		__builtin_trap();
 	uint64_t k_task = load(path, "sym,dso", false, &task, &out_task);
 	uint64_t k_place = load(path, "comm,sym", true, &place, &out_place);

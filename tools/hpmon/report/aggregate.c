@@ -33,7 +33,8 @@ static bool task_passes(struct rep *r, const struct hpm_sample *s, uint32_t comm
 static bool place_passes(const struct rep *r, const struct rep_dso *d, const struct rep_sym *sy)
 {
 	const struct rep_filter *f = r->o.filter;
-	return (!f->dsos.nr || rep_list__has(&f->dsos, d->base) || rep_list__has(&f->dsos, d->path)) &&
+	return (!f->dsos.nr || rep_list__has(&f->dsos, d->base) ||
+		rep_list__has(&f->dsos, d->path)) &&
 	       (!f->syms.nr || rep_list__names_sym(&f->syms, sy->name));
 }
 
