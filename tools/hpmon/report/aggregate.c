@@ -454,7 +454,10 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		if (may_defer && !r->kallsyms_tried) {
 			if (!r->ksym_thread_up && !r->ksym_thread_failed)
 				r->ksym_thread_failed = !addrspace__kallsyms_start(r);
-			if (r->ksym_thread_up && defer(r, s))
+			/* once read (a saved table takes a ms), the thread is
+			 * joined where the sample is resolved, and none waits */
+			if (r->ksym_thread_up &&
+			    !atomic_load_explicit(&r->ksym_done, memory_order_acquire) && defer(r, s))
 				return;
 		}
 	} else {
@@ -477,7 +480,15 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		r->filtered++;
 		return;
 	}
+	struct rep_row *row;
+	if (l->row) { /* rows by place: the loc knows its row */
+		row = &r->rows[l->row - 1];
+		memo_set(r, s, comm, li, m, l->row - 1, false);
+		account(r, s, comm, li, row);
+		return;
+	}
 	uint64_t key[SK_MAX] = { 0 };
+	bool by_place = true;
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		uint64_t v = 0;
 		switch (o->keys[i]) {
@@ -491,10 +502,15 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		default: break;
 		}
 		key[o->keys[i]] = v;
+		by_place &= o->keys[i] == SK_DSO || o->keys[i] == SK_SYM || o->keys[i] == SK_LINE;
 	}
-	struct rep_row *row = row_get(r, key);
+	row = row_get(r, key);
 	if (!row)
 		return;
+	/* a row keyed by the place alone is the same for every sample there:
+	 * the next ones skip the key and its look-up */
+	if (by_place && (size_t)(row - r->rows) < (1u << 31) - 1)
+		r->locs[li].row = ((uint32_t)(row - r->rows) + 1) & 0x7fffffffu;
 	memo_set(r, s, comm, li, m, (size_t)(row - r->rows), false);
 	account(r, s, comm, li, row);
 }

@@ -23,6 +23,7 @@
 #define HPMON_TOOL_REPORT_REPORT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,10 +106,13 @@ struct rep_dso {
 	uint64_t samples, nosym;   /* samples in it, and without a symbol */
 };
 
-struct rep_loc {               /* one distinct resolved address */
+struct rep_loc {               /* one distinct resolved address (32 bytes:
+				      there may be millions) */
 	uint32_t dso;
-	bool capped;               /* stands for every address of its symbol
+	uint32_t capped : 1;       /* stands for every address of its symbol
 				      (or object) met past the memory cap */
+	uint32_t row : 31;         /* its row + 1 when rows are keyed by the
+				      place alone (dso, sym, line); 0 not yet */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
@@ -203,6 +207,7 @@ struct rep {
 	bool kallsyms_full;                /* read from procfs, not a saved table */
 	pthread_t ksym_thread;        /* reads kallsyms during the pass */
 	bool ksym_thread_up, ksym_thread_failed;
+	atomic_bool ksym_done;        /* the thread has read them (it may be joined) */
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
 	struct rep_cg cg;
