@@ -13,7 +13,10 @@
 #  2. a million breakpoint samples (mem:ADDR:x on the calls workload's
 #     function, one address): `hpmon report` against `perf report --stdio`;
 #  3. a million cpu-clock samples with call chains (calltree 1500000000),
-#     flat and with call graphs (skipped with QUICK=1).
+#     flat and with call graphs;
+#  4. a program nobody here wrote: python3 running a JSON loop (about 3 s,
+#     540 000 samples at tens of thousands of addresses in libpython, no
+#     call chains), flat.
 #
 # Median wall-clock times (hyperfine, after a warm-up run) and mean CPU
 # times (user + system), and perf's over hpmon's, the speed-up: on a busy
@@ -26,7 +29,8 @@
 #   WORKLOADS=DIR               the built tests/workloads (default: beside HPMON)
 #   BEFORE=HPMON2               another hpmon (an older build) timed on the
 #                               same files too: before and after in one run
-#   QUICK=1                     leave out part 3 (a minute of recording)
+#   PARTS="1 2 3 4"             the parts to run (default all; part 3 takes
+#                               a minute of recording)
 #
 # Not a test. Needs hyperfine, perf and python3. Run it on an idle machine.
 set -euo pipefail
@@ -91,7 +95,11 @@ for n in r:
 PY
 }
 
+parts=" ${PARTS:-1 2 3 4} "
+part() { [[ $parts == *" $1 "* ]]; }
+
 echo "machine: $(uname -m), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); perf $(perf --version | cut -d' ' -f3)"
+if part 1; then
 echo "== 1. calltree 300000000, cpu-clock every 20011 ns, -g"
 "$hpmon" record -q -g -e cpu-clock -c 20011 -o "$out/g.prof" -- "$wl/calltree" 300000000
 perf record -q -g -e cpu-clock -c 20011 -o "$out/g.perf.data" -- "$wl/calltree" 300000000 >/dev/null 2>&1
@@ -101,6 +109,9 @@ bench g \
 	"call graphs|-i $out/g.prof -g|-i $out/g.perf.data --stdio" \
 	"flat --no-cache|-i $out/g.prof --no-cache|-i $out/g.perf.data --stdio --no-children -g none"
 
+fi
+
+if part 2; then
 echo "== 2. a million breakpoint samples (calls 1000000, mem:ADDR:x)"
 addr=$("${norand[@]}" "$wl/calls" --addr)
 "${norand[@]}" "$hpmon" record -q -e "mem:$addr:x" -o "$out/m.prof" -- "$wl/calls" 1000000
@@ -109,7 +120,9 @@ echo "  samples: hpmon $(samples_hpmon "$out/m.prof"), perf $(samples_perf "$out
 bench m "breakpoints|-i $out/m.prof|-i $out/m.perf.data --stdio"
 echo "  files: hpmon $(stat -c %s "$out/m.prof") bytes, perf $(stat -c %s "$out/m.perf.data") bytes"
 
-[ "${QUICK:-0}" = 1 ] && exit 0
+fi
+
+if part 3; then
 echo "== 3. a million cpu-clock samples with call chains (calltree 1500000000)"
 "$hpmon" record -q -g -e cpu-clock -c 20011 -o "$out/b.prof" -- "$wl/calltree" 1500000000
 perf record -q -g -e cpu-clock -c 20011 -o "$out/b.perf.data" -- "$wl/calltree" 1500000000 >/dev/null 2>&1
@@ -117,3 +130,16 @@ echo "  samples: hpmon $(samples_hpmon "$out/b.prof"), perf $(samples_perf "$out
 bench b \
 	"flat, 1M|-i $out/b.prof|-i $out/b.perf.data --stdio --no-children -g none" \
 	"call graphs, 1M|-i $out/b.prof -g|-i $out/b.perf.data --stdio"
+fi
+
+if part 4; then
+echo "== 4. python3, a JSON loop, cpu-clock every 20011 ns"
+py=(python3 -c 'import json
+x = 0
+for i in range(3000000):
+    x += len(json.dumps({"a": i}))')
+"$hpmon" record -q -e cpu-clock -c 20011 -o "$out/p.prof" -- "${py[@]}"
+perf record -q -e cpu-clock -c 20011 -o "$out/p.perf.data" -- "${py[@]}" >/dev/null 2>&1
+echo "  samples: hpmon $(samples_hpmon "$out/p.prof"), perf $(samples_perf "$out/p.perf.data")"
+bench p "python3 flat|-i $out/p.prof|-i $out/p.perf.data --stdio --no-children -g none"
+fi
