@@ -339,7 +339,6 @@ static void *load_kallsyms(void *arg)
 {
 	struct rep *r = arg;
 	r->kallsyms = kcache_load(r->o.procfs, r->o.cache_dir, &r->kallsyms_full);
-	atomic_store_explicit(&r->ksym_done, true, memory_order_release);
 	return NULL;
 }
 

@@ -289,7 +289,11 @@ static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 struct deferred {
 	struct hpm_sample s;
 	uint64_t *chain, *vals;
+	uint32_t comm;            /* its task's name at its time */
 };
+
+static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm,
+		      bool may_defer);
 
 static uint64_t deferred_cost(const struct hpm_sample *s)
 {
@@ -304,14 +308,14 @@ static void flush_deferred(struct rep *r)
 		uint64_t cost = deferred_cost(&d->s);
 		rep_uncharge(r, cost); /* the tables may have it now */
 		r->mem_deferred -= cost;
-		aggregate__sample(r, &d->s, false);
+		sample_as(r, &d->s, d->comm, false);
 		free(d->chain);
 		free(d->vals);
 	}
 	r->nr_deferred = 0;
 }
 
-static bool defer(struct rep *r, const struct hpm_sample *s)
+static bool defer(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 {
 	uint64_t cost = deferred_cost(s);
 	/* the samples waiting get half the cap: the tables keep the rest */
@@ -333,6 +337,7 @@ static bool defer(struct rep *r, const struct hpm_sample *s)
 	r->deferred = v;
 	struct deferred *d = &v[r->nr_deferred];
 	d->s = *s;
+	d->comm = comm;
 	d->s.regs = NULL;
 	d->s.nr_regs = 0;
 	d->s.stack = NULL;
@@ -434,7 +439,6 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer)
 {
-	const struct rep_opts *o = &r->o;
 	struct rep_memo *mo = r->memo;
 
 	if (memo_holds(r, s)) {
@@ -444,8 +448,14 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 			account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
 		return;
 	}
+	/* the name now: a sample kept aside keeps it, whatever renames follow */
+	sample_as(r, s, addrspace__comm_of(r, s->tid, s->pid), may_defer);
+}
 
-	uint32_t comm = addrspace__comm_of(r, s->tid, s->pid);
+/* Sample @s of the task named @comm. */
+static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, bool may_defer)
+{
+	const struct rep_opts *o = &r->o;
 	const struct rep_map *m = NULL;
 
 	/* kernel samples wait for kallsyms, which another thread reads (it
@@ -454,15 +464,12 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		if (may_defer && !r->kallsyms_tried) {
 			if (!r->ksym_thread_up && !r->ksym_thread_failed)
 				r->ksym_thread_failed = !addrspace__kallsyms_start(r);
-			/* once read (a saved table takes a ms), the thread is
-			 * joined where the sample is resolved, and none waits */
-			if (r->ksym_thread_up &&
-			    !atomic_load_explicit(&r->ksym_done, memory_order_acquire) && defer(r, s))
+			if (r->ksym_thread_up && defer(r, s, comm))
 				return;
 		}
 	} else {
 		m = addrspace__find_map(r, s->pid, s->ip, s->time);
-		if (!m && may_defer && defer(r, s))
+		if (!m && may_defer && defer(r, s, comm))
 			return;
 	}
 

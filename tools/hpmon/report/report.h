@@ -23,7 +23,6 @@
 #define HPMON_TOOL_REPORT_REPORT_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -207,7 +206,6 @@ struct rep {
 	bool kallsyms_full;                /* read from procfs, not a saved table */
 	pthread_t ksym_thread;        /* reads kallsyms during the pass */
 	bool ksym_thread_up, ksym_thread_failed;
-	atomic_bool ksym_done;        /* the thread has read them (it may be joined) */
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
 	uint32_t *frames; size_t frames_cap;
 	struct rep_cg cg;
