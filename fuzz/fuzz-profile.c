@@ -4,8 +4,10 @@
  * never crash, leak or read out of bounds, and must end (0) or fail
  * cleanly; every record it hands out must have sane lengths. Read again
  * skipping call chains and stacks (hpm_profile__skip), it must accept and
- * refuse exactly the same records.
+ * refuse exactly the same records; and so when each sample's repeats are
+ * taken with it (hpm_profile__repeats), counting them.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 static int fuzz_one(const uint8_t *data, size_t size);
 
 /* Read it all; the records read, and the status, into *st. */
-static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
+static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip, bool runs,
 			 struct hpm_profile_status *st)
 {
 	struct hpm_profile *p;
@@ -49,6 +51,11 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
 				sink += r.sample.stack[k];
 			if (r.sample.ev >= m->nr_events)
 				__builtin_trap();
+			/* any time bound, from the sample's own bytes */
+			if (runs) {
+				uint64_t until = r.sample.time + (r.sample.ip & 0xffff);
+				nr += hpm_profile__repeats(p, until, UINT32_MAX);
+			}
 			break;
 		case HPM_PREC_MMAP:
 			sink += strlen(r.mmap.filename) + r.mmap.build_id_len;
@@ -69,11 +76,14 @@ static uint64_t read_all(const uint8_t *data, size_t size, unsigned skip,
 static int fuzz_one(const uint8_t *data, size_t size)
 {
 	struct hpm_profile_status a, b;
-	uint64_t n = read_all(data, size, 0, &a);
-	uint64_t k = read_all(data, size, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS, &b);
-	if (n != k || a.complete != b.complete || a.truncated != b.truncated ||
-	    a.corrupt != b.corrupt || a.chunks != b.chunks || a.good_bytes != b.good_bytes)
-		__builtin_trap();
+	const unsigned skip = HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS;
+	for (int pass = 0; pass < 3; pass++) {
+		uint64_t n = read_all(data, size, 0, false, &a);
+		uint64_t k = read_all(data, size, pass ? skip : 0, pass != 1, &b);
+		if (n != k || a.complete != b.complete || a.truncated != b.truncated ||
+		    a.corrupt != b.corrupt || a.chunks != b.chunks || a.good_bytes != b.good_bytes)
+			__builtin_trap();
+	}
 	return 0;
 }
 

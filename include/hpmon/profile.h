@@ -247,6 +247,19 @@ HPM_API int hpm_profile__next(struct hpm_profile *p, struct hpm_prec *r);
  */
 HPM_API void hpm_profile__skip(struct hpm_profile *p, unsigned what);
 
+/*
+ * Right after hpm_profile__next handed out a sample: take the records
+ * that repeat it, up to @max, and return how many (0 when the last record
+ * was no sample). A repeat is a sample of the same event, task, CPU,
+ * mode, period and address, at a time not before the previous one's and
+ * before @until, with the same call chain (or any, when chains are
+ * skipped), and no group counts, registers or stack to hand out (skipped
+ * or absent). Their times are not handed out: a listing that adds samples
+ * up takes a run of a hot address (a breakpoint's, a tight loop's) at
+ * once. The sample of the last hpm_profile__next stays valid.
+ */
+HPM_API uint32_t hpm_profile__repeats(struct hpm_profile *p, uint64_t until, uint32_t max);
+
 HPM_API const struct hpm_profile_status *hpm_profile__status(const struct hpm_profile *p);
 
 /*

@@ -29,7 +29,8 @@ static const char kallsyms_text[] =
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81000100 T startup\n"
 	"ffffffff81002000 T do_work\n"
-	"ffffffff81003000 t last_core\n";
+	"ffffffff81003000 t last_core\n"
+	"ffffffff81004000 t zz\n"; /* the names' last bytes, past 32: checked one by one */
 
 static void write_file(const char *path, const void *buf, size_t len, mode_t mode)
 {
@@ -179,16 +180,25 @@ static void test_owner_and_mode(void **state)
 	unlink(saved);
 }
 
+/* Patch byte @k of the name @name in the saved table. */
+static void patch_name_at(const char *name, size_t k, unsigned char c)
+{
+	size_t len, n = strlen(name);
+	char pat[64];
+	char *t = read_file(saved, &len);
+	pat[0] = '\0';
+	memcpy(pat + 1, name, n + 1);
+	char *at = memmem(t, len, pat, n + 2);
+	assert_non_null(at);
+	at[1 + k] = (char)c;
+	write_file(saved, t, len, 0600);
+	free(t);
+}
+
 /* Patch the first byte of do_work's name in the saved table. */
 static void patch_name(unsigned char c)
 {
-	size_t len;
-	char *t = read_file(saved, &len);
-	char *at = memmem(t, len, "\0do_work\0", 9);
-	assert_non_null(at);
-	at[1] = (char)c;
-	write_file(saved, t, len, 0600);
-	free(t);
+	patch_name_at("do_work", 0, c);
 }
 
 static void test_names_printable(void **state)
@@ -211,6 +221,31 @@ static void test_names_printable(void **state)
 	}
 }
 
+/* Names are checked 16 bytes a step, then the rest one by one: a bad byte
+ * is found wherever it is (the names: "_stext", "startup" at 7, "do_work"
+ * at 15, "last_core" at 23, "zz" at 33 of 36 bytes). */
+static void test_names_printable_everywhere(void **state)
+{
+	static const struct { const char *name; size_t k; } at[] = {
+		{ "startup", 0 }, { "do_work", 1 }, { "last_core", 8 }, { "zz", 1 },
+	};
+	char buf[64];
+	(void)state;
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		unlink(saved);
+		save_fresh(022);
+		patch_name_at(at[i].name, at[i].k, 'Q');
+		/* a printable byte is read (the patch is right) */
+		assert_string_equal(saved_name(buf, sizeof(buf)), i == 1 ? "dQ_work" : "do_work");
+		unlink(saved);
+		save_fresh(022);
+		patch_name_at(at[i].name, at[i].k, 0x7f);
+		errno = 0;
+		if (saved_name(buf, sizeof(buf)) || errno != EBADMSG)
+			fail_msg("byte %zu of %s, 0x7f, was read (errno %d)", at[i].k, at[i].name, errno);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_not_followed),
 		cmocka_unit_test(test_owner_and_mode),
 		cmocka_unit_test(test_names_printable),
+		cmocka_unit_test(test_names_printable_everywhere),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

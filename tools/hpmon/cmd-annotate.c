@@ -14,18 +14,25 @@
 #include "report-view.h"
 
 static const char annotate_usage[] =
-	"usage: hpmon annotate [-i FILE] [--dso NAME] [--no-source] [--no-demangle] SYMBOL\n"
+	"usage: hpmon annotate [-i FILE] [--dso NAMES] [filters] [--no-source] [--no-demangle]\n"
+	"                      SYMBOL\n"
 	"\n"
 	"Samples of SYMBOL (as report names it; a C++ name may leave out its\n"
 	"parameters) per instruction, with the disassembly and the source\n"
 	"lines interleaved (where DWARF and the source files are at hand).\n"
 	"\n"
 	"  -i, --input FILE    the profile (default hpmon.prof)\n"
-	"      --dso NAME      the object, when several have SYMBOL\n"
+	"  -d, --dso NAMES     the object, when several have SYMBOL: the one of these\n"
+	"                      (comma-separated) with the most samples in it\n"
+	"      --comm NAMES    count only the samples of tasks of these names\n"
+	"      --pid PIDS      ... of these processes\n"
+	"      --tid TIDS      ... of these threads\n"
 	"      --no-source     instructions only\n"
 	"      --no-demangle   C++ and Rust names as the symbol table has them\n"
 	"      --debug-dir DIR separate debug files (default /usr/lib/debug)\n"
-	"  -h, --help          this help\n";
+	"  -h, --help          this help\n"
+	"\n"
+	"Lists are split at commas, as perf splits them.\n";
 
 /* Line @n of @path (cached: the last file read stays open as lines). */
 struct src {
@@ -84,17 +91,9 @@ static const char *src_line(struct src *s, const char *path, unsigned n)
 	return n >= 1 && n <= s->nr && s->lines[n - 1] ? s->lines[n - 1] : NULL;
 }
 
-enum { OPT_DSO = 256, OPT_NO_SOURCE, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
+enum { OPT_NO_SOURCE = 256, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_COMM, OPT_PID, OPT_TID };
 
-/* @name as given: whole, or a demangled name without its parameters
- * ("ns::f" for "ns::f(int)"). */
-static bool names(const char *name, const char *given)
-{
-	size_t n = strlen(given);
-	return !strncmp(name, given, n) && n && (!name[n] || name[n] == '(');
-}
-
-static int annotate(struct rep *r, const char *symbol, const char *dso_name, bool source)
+static int annotate(struct rep *r, const char *symbol, const struct rep_list *dsos, bool source)
 {
 	/* the object with the most samples in SYMBOL */
 	uint64_t best = 0;
@@ -102,8 +101,8 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 	for (size_t i = 0; i < r->nr_syms; i++) {
 		const struct rep_sym *s = &r->syms[i];
 		const struct rep_dso *d = &r->dsos[s->dso];
-		if (!names(s->name, symbol) || (dso_name && strcmp(dso_name, d->base) &&
-						strcmp(dso_name, d->path)))
+		if (!rep_sym_named(s->name, symbol, strlen(symbol)) ||
+		    (dsos->nr && !rep_list__has(dsos, d->base) && !rep_list__has(dsos, d->path)))
 			continue;
 		uint64_t n = 0;
 		for (size_t l = 0; l < r->nr_locs; l++)
@@ -116,7 +115,7 @@ static int annotate(struct rep *r, const char *symbol, const char *dso_name, boo
 	}
 	if (sym < 0) {
 		fprintf(stderr, "hpmon annotate: no samples in a function named '%s'%s\n", esc_text(symbol),
-			dso_name ? " in that object" : "");
+			dsos->nr > 1 ? " in those objects" : dsos->nr ? " in that object" : "");
 		return HPM_EXIT_FAIL;
 	}
 	const struct rep_sym *s = &r->syms[sym];
@@ -192,7 +191,12 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
-		{ "dso", required_argument, NULL, OPT_DSO },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "dsos", required_argument, NULL, 'd' },  /* perf annotate's spelling */
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "comms", required_argument, NULL, OPT_COMM },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
 		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -200,7 +204,9 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rep_opts o = { .input = "hpmon.prof", .lines = true };
-	const char *dso = NULL;
+	struct rep_filter filter = { 0 }; /* --comm, --pid, --tid: which samples count */
+	struct rep_filter pick = { 0 };   /* its --dso list: which object's SYMBOL */
+	char why[512];
 	bool source = true;
 	char bad[32];
 	int c;
@@ -208,10 +214,21 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
-		case OPT_DSO: dso = optarg; break;
+		case 'd':
+		case OPT_COMM:
+		case OPT_PID:
+		case OPT_TID: {
+			enum rep_filter_kind k = c == 'd' ? RF_DSO : c == OPT_COMM ? RF_COMM :
+						 c == OPT_PID ? RF_PID : RF_TID;
+			if (rep_filter__add(c == 'd' ? &pick : &filter, k, optarg, why, sizeof(why))) {
+				fprintf(stderr, "hpmon annotate: %s\nSee 'hpmon annotate --help'.\n", why);
+				return HPM_EXIT_USAGE;
+			}
+			break;
+		}
 		case OPT_NO_SOURCE: source = false; break;
 		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
@@ -228,11 +245,13 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		fprintf(stderr, "hpmon annotate: give one SYMBOL\nSee 'hpmon annotate --help'.\n");
 		return HPM_EXIT_USAGE;
 	}
+	if (rep_filter__any(&filter))
+		o.filter = &filter;
 	rep_parse_sort("sym", o.keys, &o.nr_keys, bad, sizeof(bad));
 	struct rep r;
 	int rc = HPM_EXIT_FAIL;
 	if (!rep_load(&r, &o))
-		rc = annotate(&r, argv[optind], dso, source);
+		rc = annotate(&r, argv[optind], &pick.dsos, source);
 	rep_free(&r);
 	return rc;
 }

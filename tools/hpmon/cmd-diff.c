@@ -17,12 +17,19 @@
 #include "report-view.h"
 
 static const char diff_usage[] =
-	"usage: hpmon diff [--json] [--percent-limit P] [--no-demangle] A B\n"
+	"usage: hpmon diff [--json] [--percent-limit P] [--no-demangle] [filters] A B\n"
 	"\n"
 	"Compare two profiles function by function (matched by name and object):\n"
 	"samples and percent in each, the change in samples and in percentage\n"
 	"points, and the ratio B/A, largest change first. The first triggering\n"
-	"event of each profile is compared.\n";
+	"event of each profile is compared.\n"
+	"\n"
+	"Filters, applied to both profiles (lists split at commas, as perf's):\n"
+	"  -C, --comm NAMES    only tasks of these names\n"
+	"      --pid PIDS      only these processes\n"
+	"      --tid TIDS      only these threads\n"
+	"  -d, --dso NAMES     only these objects (file name or path)\n"
+	"  -S, --sym NAMES     only these functions (--symbol, --symbols)\n";
 
 struct drow {
 	const char *sym, *dso;
@@ -114,9 +121,10 @@ static size_t match_rows(const struct rep *a, const struct rep *b, struct drow *
 	return m;
 }
 
-static int load(struct rep *r, const char *path, bool no_demangle)
+static int load(struct rep *r, const char *path, bool no_demangle, const struct rep_filter *f)
 {
-	struct rep_opts o = { .input = path, .no_demangle = no_demangle };
+	struct rep_opts o = { .input = path, .no_demangle = no_demangle,
+			      .filter = rep_filter__any(f) ? f : NULL };
 	char bad[16];
 	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
 	return rep_load(r, &o);
@@ -128,10 +136,22 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "json", no_argument, NULL, 'j' },
 		{ "percent-limit", required_argument, NULL, 'l' },
 		{ "no-demangle", no_argument, NULL, 'n' },
+		/* ours, and perf diff's spellings */
+		{ "comm", required_argument, NULL, 'C' },
+		{ "comms", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "sym", required_argument, NULL, 'S' },
+		{ "symbol", required_argument, NULL, 'S' },
+		{ "symbols", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, no_demangle = false;
+	struct rep_filter filter = { 0 };
+	char why[512];
 	double limit = 0;
 	int c, rc = HPM_EXIT_FAIL;
 	char *end;
@@ -139,10 +159,23 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jC:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'n': no_demangle = true; break;
+		case 'C':
+		case 'p':
+		case 't':
+		case 'd':
+		case 'S': {
+			enum rep_filter_kind k = c == 'C' ? RF_COMM : c == 'p' ? RF_PID :
+						 c == 't' ? RF_TID : c == 'd' ? RF_DSO : RF_SYM;
+			if (rep_filter__add(&filter, k, optarg, why, sizeof(why))) {
+				fprintf(stderr, "hpmon diff: %s\nSee 'hpmon diff --help'.\n", why);
+				return HPM_EXIT_USAGE;
+			}
+			break;
+		}
 		case 'l':
 			limit = strtod(optarg, &end);
 			if (*end || limit < 0) {
@@ -167,11 +200,11 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	struct drow *rows = NULL;
 	size_t n = 0;
 	memset(&b, 0, sizeof(b));
-	if (load(&a, argv[optind], no_demangle)) {
+	if (load(&a, argv[optind], no_demangle, &filter)) {
 		rep_free(&a);
 		return HPM_EXIT_FAIL;
 	}
-	if (load(&b, argv[optind + 1], no_demangle))
+	if (load(&b, argv[optind + 1], no_demangle, &filter))
 		goto out;
 	rows = calloc(a.nr_rows + b.nr_rows + 1, sizeof(*rows));
 	if (!rows)

@@ -18,7 +18,6 @@
 #include "output.h"
 #include "report-view.h"
 
-#define MAX_IDS 256
 #define MAX_METRIC_ARGS 64
 
 static const char report_usage[] =
@@ -32,11 +31,13 @@ static const char report_usage[] =
 	"      --lines            per source line (DWARF): line,sym,dso\n"
 	"      --inline           name the inlined function an address belongs to\n"
 	"  -g, --call-graph       inclusive and self percent, callers and callees\n"
+	"  -c, --comm NAMES       only tasks of these names (comma-separated, as below)\n"
 	"      --pid PIDS         only these processes\n"
 	"      --tid TIDS         only these threads\n"
-	"      --comm NAME        only tasks of this name\n"
-	"      --dso NAME         only this object (file name or path)\n"
-	"      --symbol NAME      only this function\n"
+	"  -d, --dso NAMES        only these objects (file name or path)\n"
+	"  -S, --sym NAMES        only these functions (--symbol, --symbols; a C++\n"
+	"                         name may leave out its parameters)\n"
+	"                         Lists are split at commas, as perf splits them.\n"
 	"  -M, --metrics NAMES    metric groups or metrics (hpmon stat's) per row, from\n"
 	"                         the counts of groups read at each sample\n"
 	"      --metric 'NAME = FORMULA'  a metric of your own (docs/metrics.md)\n"
@@ -61,24 +62,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nSee 'hpmon report --help'.\n");
 	return HPM_EXIT_USAGE;
-}
-
-static int parse_ids(const char *s, pid_t *v, size_t *n)
-{
-	char *end;
-	*n = 0;
-	while (*s) {
-		long x = strtol(s, &end, 10);
-		if (end == s || x <= 0 || *n >= MAX_IDS)
-			return -1;
-		v[(*n)++] = (pid_t)x;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return *n ? 0 : -1;
 }
 
 enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE, OPT_PPROF, OPT_TRACE_EVENT,
@@ -128,7 +111,7 @@ static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
 	v[(*n)++] = arg;
 	return 0;
 }
-enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_COMM, OPT_DSO, OPT_SYMBOL, OPT_JSON, OPT_CSV,
+enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_JSON, OPT_CSV,
        OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
 
 int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
@@ -141,9 +124,14 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
-		{ "comm", required_argument, NULL, OPT_COMM },
-		{ "dso", required_argument, NULL, OPT_DSO },
-		{ "symbol", required_argument, NULL, OPT_SYMBOL },
+		/* ours, and perf report's spellings */
+		{ "comm", required_argument, NULL, 'c' },
+		{ "comms", required_argument, NULL, 'c' },
+		{ "dso", required_argument, NULL, 'd' },
+		{ "dsos", required_argument, NULL, 'd' },
+		{ "sym", required_argument, NULL, 'S' },
+		{ "symbol", required_argument, NULL, 'S' },
+		{ "symbols", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
@@ -162,7 +150,8 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rep_opts o = { .input = "hpmon.prof" };
-	pid_t pids[MAX_IDS], tids[MAX_IDS];
+	struct rep_filter filter = { 0 };
+	char why[512];
 	enum rep_fmt fmt = REP_TEXT;
 	const char *sort = NULL;
 	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
@@ -178,7 +167,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:gM:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:gM:o:c:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 's': sort = optarg; break;
@@ -186,19 +175,18 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_INLINE: o.inlines = true; break;
 		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case 'g': o.callgraph = true; break;
+		case 'c':
 		case OPT_PID:
-			if (parse_ids(optarg, pids, &o.nr_pids))
-				return usage_error("'%s' is not a list of process ids", optarg);
-			o.pids = pids;
-			break;
 		case OPT_TID:
-			if (parse_ids(optarg, tids, &o.nr_tids))
-				return usage_error("'%s' is not a list of thread ids", optarg);
-			o.tids = tids;
+		case 'd':
+		case 'S': {
+			enum rep_filter_kind k = c == 'c' ? RF_COMM : c == OPT_PID ? RF_PID :
+						 c == OPT_TID ? RF_TID : c == 'd' ? RF_DSO : RF_SYM;
+			if (rep_filter__add(&filter, k, optarg, why, sizeof(why)))
+				return usage_error("%s", why);
+			o.filter = &filter;
 			break;
-		case OPT_COMM: o.comm = optarg; break;
-		case OPT_DSO: o.dso = optarg; break;
-		case OPT_SYMBOL: o.symbol = optarg; break;
+		}
 		case OPT_JSON: fmt = REP_JSON; break;
 		case OPT_CSV: fmt = REP_CSV; break;
 		case OPT_FOLDED: fmt = REP_FOLDED; break;

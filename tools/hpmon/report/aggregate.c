@@ -12,12 +12,30 @@
 
 #include "report/report-internal.h"
 
-static bool in_list(const pid_t *v, size_t n, pid_t x)
+/* The filters on the task (report.h): its process, thread and name. */
+static bool task_passes(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 {
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
+	const struct rep_filter *f = r->o.filter;
+	if ((f->nr_pids && !rep_ids__has(f->pids, f->nr_pids, s->pid)) ||
+	    (f->nr_tids && !rep_ids__has(f->tids, f->nr_tids, s->tid)))
+		return false;
+	if (!f->comms.nr)
+		return true;
+	/* names come in runs: the verdict on the last one is kept */
+	if (comm != r->filter_comm) {
+		r->filter_comm = comm;
+		r->filter_comm_ok = rep_list__has(&f->comms, rep_str(r, comm));
+	}
+	return r->filter_comm_ok;
+}
+
+/* The filters on the place: its object and function. */
+static bool place_passes(const struct rep *r, const struct rep_dso *d, const struct rep_sym *sy)
+{
+	const struct rep_filter *f = r->o.filter;
+	return (!f->dsos.nr || rep_list__has(&f->dsos, d->base) ||
+		rep_list__has(&f->dsos, d->path)) &&
+	       (!f->syms.nr || rep_list__names_sym(&f->syms, sy->name));
 }
 
 
@@ -335,7 +353,11 @@ static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 struct deferred {
 	struct hpm_sample s;
 	uint64_t *chain, *vals;
+	uint32_t comm;            /* its task's name at its time */
 };
+
+static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm,
+		      bool may_defer);
 
 static uint64_t deferred_cost(const struct hpm_sample *s)
 {
@@ -350,14 +372,14 @@ static void flush_deferred(struct rep *r)
 		uint64_t cost = deferred_cost(&d->s);
 		rep_uncharge(r, cost); /* the tables may have it now */
 		r->mem_deferred -= cost;
-		aggregate__sample(r, &d->s, false);
+		sample_as(r, &d->s, d->comm, false);
 		free(d->chain);
 		free(d->vals);
 	}
 	r->nr_deferred = 0;
 }
 
-static bool defer(struct rep *r, const struct hpm_sample *s)
+static bool defer(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 {
 	uint64_t cost = deferred_cost(s);
 	/* the samples waiting get half the cap: the tables keep the rest */
@@ -379,6 +401,7 @@ static bool defer(struct rep *r, const struct hpm_sample *s)
 	r->deferred = v;
 	struct deferred *d = &v[r->nr_deferred];
 	d->s = *s;
+	d->comm = comm;
 	d->s.regs = NULL;
 	d->s.nr_regs = 0;
 	d->s.stack = NULL;
@@ -413,6 +436,7 @@ struct rep_memo {
 	enum hpm_mode mode;
 	uint64_t ip, t0, t1;
 	size_t row;
+	bool out;                     /* left out by the filters */
 };
 
 /* The sample as the sink sees it: its frames as locs, its group's deltas.
@@ -460,24 +484,52 @@ static void to_sink(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	r->o.sink->sample(r->o.sink->arg, r, &x);
 }
 
+/* The memo holds @s's place (or its being left out). */
+static bool memo_holds(const struct rep *r, const struct hpm_sample *s)
+{
+	const struct rep_memo *mo = r->memo;
+	return mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
+	       mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1;
+}
+
+/* Remember where @s went (row index @row), or that the filters left it out
+ * (@out): the filters' verdict holds as long as its place does. */
+static void memo_set(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
+		     const struct rep_map *m, size_t row, bool out)
+{
+	if (rep_kernel_mode(s->mode) || m)
+		*r->memo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode,
+					      s->ip, m ? m->time : 0, m ? m->dead : UINT64_MAX,
+					      row, out };
+}
+
+/* @n samples like @s at loc @li, in @row: the counts. */
+static void count(struct rep *r, const struct hpm_sample *s, uint32_t li, struct rep_row *row,
+		  uint64_t n)
+{
+	struct rep_loc *l = &r->locs[li];
+	struct rep_dso *d = &r->dsos[l->dso];
+	double w = n == 1 ? (double)s->period : (double)n * (double)s->period;
+
+	row->samples[s->ev] += n;
+	row->period[s->ev] += w;
+	r->ev_samples[s->ev] += n;
+	r->ev_period[s->ev] += w;
+	l->count[s->ev] += n;
+	/* (only the capped row has a comm id that large) */
+	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
+		r->cap_samples += n;
+	d->samples += n;
+	if (!r->syms[l->sym].resolved)
+		d->nosym += n;
+}
+
 static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
 		    struct rep_row *row)
 {
 	const struct rep_opts *o = &r->o;
-	struct rep_loc *l = &r->locs[li];
-	struct rep_dso *d = &r->dsos[l->dso];
 
-	row->samples[s->ev]++;
-	row->period[s->ev] += (double)s->period;
-	r->ev_samples[s->ev]++;
-	r->ev_period[s->ev] += (double)s->period;
-	l->count[s->ev]++;
-	/* (only the capped row has a comm id that large) */
-	if (l->capped || row->key[SK_COMM] == REP_KEY_CAPPED)
-		r->cap_samples++;
-	d->samples++;
-	if (!r->syms[l->sym].resolved)
-		d->nosym++;
+	count(r, s, li, row, 1);
 	if (s->nr_values) {
 		r->have_groups = true;
 		if (o->sink)
@@ -505,13 +557,21 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	if (o->callgraph && s->stack_len && s->nr_regs && addrspace__unwind(r, s, &unwound, chain))
 		s = &unwound;
 
-	if (mo->gen == r->sb_gen && mo->ip == s->ip && mo->tid == s->tid && mo->pid == s->pid &&
-	    mo->cpu == s->cpu && mo->mode == s->mode && s->time >= mo->t0 && s->time < mo->t1) {
-		account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
+	if (memo_holds(r, s)) {
+		if (mo->out)
+			r->filtered++;
+		else
+			account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
 		return;
 	}
+	/* the name now: a sample kept aside keeps it, whatever renames follow */
+	sample_as(r, s, addrspace__comm_of(r, s->tid, s->pid), may_defer);
+}
 
-	uint32_t comm = addrspace__comm_of(r, s->tid, s->pid);
+/* Sample @s of the task named @comm. */
+static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, bool may_defer)
+{
+	const struct rep_opts *o = &r->o;
 	const struct rep_map *m = NULL;
 
 	/* kernel samples wait for kallsyms, which another thread reads (it
@@ -520,18 +580,17 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		if (may_defer && !r->kallsyms_tried) {
 			if (!r->ksym_thread_up && !r->ksym_thread_failed)
 				r->ksym_thread_failed = !addrspace__kallsyms_start(r);
-			if (r->ksym_thread_up && defer(r, s))
+			if (r->ksym_thread_up && defer(r, s, comm))
 				return;
 		}
 	} else {
 		m = addrspace__find_map(r, s->pid, s->ip, s->time);
-		if (!m && may_defer && defer(r, s))
+		if (!m && may_defer && defer(r, s, comm))
 			return;
 	}
 
-	if ((o->nr_pids && !in_list(o->pids, o->nr_pids, s->pid)) ||
-	    (o->nr_tids && !in_list(o->tids, o->nr_tids, s->tid)) ||
-	    (o->comm && strcmp(o->comm, rep_str(r, comm)))) {
+	if (o->filter && !task_passes(r, s, comm)) {
+		memo_set(r, s, comm, 0, m, 0, true);
 		r->filtered++;
 		return;
 	}
@@ -539,14 +598,20 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	if (li == UINT32_MAX)
 		return;
 	struct rep_loc *l = &r->locs[li];
-	struct rep_sym *sy = &r->syms[l->sym];
-	struct rep_dso *d = &r->dsos[l->dso];
-	if ((o->dso && strcmp(o->dso, d->base) && strcmp(o->dso, d->path)) ||
-	    (o->symbol && strcmp(o->symbol, sy->name))) {
+	if (o->filter && !place_passes(r, &r->dsos[l->dso], &r->syms[l->sym])) {
+		memo_set(r, s, comm, li, m, 0, true);
 		r->filtered++;
 		return;
 	}
+	struct rep_row *row;
+	if (l->row) { /* rows by place: the loc knows its row */
+		row = &r->rows[l->row - 1];
+		memo_set(r, s, comm, li, m, l->row - 1, false);
+		account(r, s, comm, li, row);
+		return;
+	}
 	uint64_t key[SK_MAX] = { 0 };
+	bool by_place = true;
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		uint64_t v = 0;
 		switch (o->keys[i]) {
@@ -560,15 +625,53 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		default: break;
 		}
 		key[o->keys[i]] = v;
+		by_place &= o->keys[i] == SK_DSO || o->keys[i] == SK_SYM || o->keys[i] == SK_LINE;
 	}
-	struct rep_row *row = row_get(r, key);
+	row = row_get(r, key);
 	if (!row)
 		return;
-	if (rep_kernel_mode(s->mode) || m)
-		*mo = (struct rep_memo){ r->sb_gen, s->pid, s->tid, s->cpu, comm, li, s->mode, s->ip,
-					 m ? m->time : 0, m ? m->dead : UINT64_MAX,
-					 (size_t)(row - r->rows) };
+	/* a row keyed by the place alone is the same for every sample there:
+	 * the next ones skip the key and its look-up */
+	if (by_place && (size_t)(row - r->rows) < (1u << 31) - 1)
+		r->locs[li].row = ((uint32_t)(row - r->rows) + 1) & 0x7fffffffu;
+	memo_set(r, s, comm, li, m, (size_t)(row - r->rows), false);
 	account(r, s, comm, li, row);
+}
+
+uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s)
+{
+	const struct rep_memo *mo = r->memo;
+	const struct rep_cg *c = &r->cg;
+
+	/* @s went where the memo says (it was not kept aside), or was left
+	 * out, and each repeat would too until its mapping ends */
+	if (!memo_holds(r, s))
+		return 0;
+	if (mo->out)
+		return mo->t1;
+	if (s->nr_values)
+		return 0;
+	/* -g: the run of its chain waits in r->cg, to be added to */
+	if (r->o.callgraph && s->ev == r->main_ev &&
+	    !(c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	      c->mode == s->mode && c->nr_chain == s->nr_chain && c->comm == mo->comm))
+		return 0;
+	return mo->t1;
+}
+
+void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n)
+{
+	const struct rep_memo *mo = r->memo;
+
+	if (mo->out) {
+		r->filtered += n;
+		return;
+	}
+	count(r, s, mo->loc, &r->rows[mo->row], n);
+	if (r->o.callgraph && s->ev == r->main_ev) {
+		r->cg.w += (double)n * (double)s->period;
+		r->cg.nr_samples += n;
+	}
 }
 
 void aggregate__flush(struct rep *r)
@@ -582,6 +685,7 @@ void aggregate__flush(struct rep *r)
 int aggregate__init(struct rep *r)
 {
 	r->sb_gen = 1;
+	r->filter_comm = UINT32_MAX;
 	r->memo = calloc(1, sizeof(*r->memo)); /* gen 0: empty */
 	r->h_row = htab__new(SK_MAX);
 	r->h_edge = htab__new(2);

@@ -150,8 +150,16 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 		if (p.type == HPM_PREC_SAMPLE) {
 			if (!r->first_time)
 				r->first_time = p.sample.time;
-			if (p.sample.ev < r->nr_ev)
-				aggregate__sample(r, &p.sample, true);
+			if (p.sample.ev >= r->nr_ev)
+				continue;
+			aggregate__sample(r, &p.sample, true);
+			/* a run of the same address (a breakpoint's, a tight
+			 * loop's) is added at once; not for a sink, which sees
+			 * every sample with its own time */
+			uint64_t until = r->o.sink ? 0 : aggregate__repeat_until(r, &p.sample);
+			uint32_t n = until ? hpm_profile__repeats(r->prof, until, UINT32_MAX) : 0;
+			if (n)
+				aggregate__repeat(r, &p.sample, n);
 		} else if (sideband(r, &p)) {
 			goto nomem;
 		}
@@ -263,6 +271,7 @@ void rep_frame(struct rep *r, const struct hpm_sample *s, uint64_t ip, enum hpm_
 bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
 		uint64_t *chain)
 {
-	return !s->nr_chain && s->stack_len && s->nr_regs && rep_user_mode(s->mode) &&
-	       addrspace__unwind(r, s, out, chain);
+	/* as aggregate__sample: the kernel's part of the chain, then the
+	 * user stack unwound from its copy */
+	return s->stack_len && s->nr_regs && addrspace__unwind(r, s, out, chain);
 }

@@ -116,11 +116,6 @@ bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sam
  * ms to list them); false when no thread could be started. */
 bool addrspace__kallsyms_start(struct rep *r);
 
-static inline bool rep_user_mode(enum hpm_mode mode)
-{
-	return mode == HPM_MODE_USER || mode == HPM_MODE_GUEST_USER;
-}
-
 static inline bool rep_kernel_mode(enum hpm_mode mode)
 {
 	return mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV;
@@ -133,6 +128,13 @@ void aggregate__free(struct rep *r);
 /* Account sample @s; when @may_defer, one whose mapping or kernel
  * symbols are not known yet is kept aside for aggregate__flush. */
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer);
+/* Right after aggregate__sample(@s): the time before which samples that
+ * repeat @s (hpm_profile__repeats) go where it went, and can be added
+ * with aggregate__repeat; 0 when they cannot (it was kept aside or left
+ * out, or it carries group counts). */
+uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s);
+/* @n more samples like @s. */
+void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n);
 /* The samples kept aside, now that the whole file is read. */
 void aggregate__flush(struct rep *r);
 

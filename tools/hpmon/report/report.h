@@ -10,8 +10,9 @@
  * The layer's files, bottom-up: table.c (hash table, vectors), strings.c
  * (interned strings), addrspace.c (processes, their mappings and names,
  * objects, symbols: the address-space model), aggregate.c (rows, call
- * graphs, folded stacks, group counts), keys.c (sort keys), load.c (the
- * pass over the file). report-internal.h joins them.
+ * graphs, folded stacks, group counts), keys.c (sort keys), filter.c
+ * (the filters' lists and tests), load.c (the pass over the file).
+ * report-internal.h joins them.
  *
  * Ownership: struct rep is the caller's (usually on its stack); rep_load
  * fills it and rep_free frees what it holds. Every string, symbol, row and
@@ -30,6 +31,48 @@
 #include <hpmon/symbols.h>
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_MAX };
+
+/*
+ * The filters (--comm, --pid, --tid, --dso, --sym): each a list, split at
+ * commas as perf splits its lists, so a name cannot hold a comma. A
+ * sample is kept when it passes every filter given: its task's name is
+ * one of the comms, its process one of the pids, and so on. A --sym name
+ * is a function's whole name or, for a demangled C++ name, the name
+ * without its parameters ("ns::f" for "ns::f(int, int)"). The names point
+ * into the arguments given (borrowed: they must outlive the filter).
+ */
+#define REP_LIST_MAX 256
+struct rep_list {
+	size_t nr;
+	const char *v[REP_LIST_MAX];  /* not NUL-terminated at len */
+	size_t len[REP_LIST_MAX];
+};
+
+struct rep_filter {
+	struct rep_list comms, dsos, syms;
+	pid_t pids[REP_LIST_MAX], tids[REP_LIST_MAX];
+	size_t nr_pids, nr_tids;
+};
+
+enum rep_filter_kind { RF_COMM, RF_PID, RF_TID, RF_DSO, RF_SYM };
+
+/* Add the items of @arg ("a,b", borrowed) to the list @k of @f (an option
+ * given twice adds to its list). 0; or -EINVAL (an empty item, an id
+ * that is not one, a --sym item a comma cut out of a longer name) or
+ * -E2BIG (more than REP_LIST_MAX items), with the reason and its fix in
+ * @why, for the command to print. */
+int rep_filter__add(struct rep_filter *f, enum rep_filter_kind k, const char *arg, char *why,
+		    size_t len);
+/* Whether @f (or NULL) filters anything. */
+bool rep_filter__any(const struct rep_filter *f);
+/* @s is one of the names of @l. */
+bool rep_list__has(const struct rep_list *l, const char *s);
+/* Function @name is named by one of @l's names (rep_sym_named). */
+bool rep_list__names_sym(const struct rep_list *l, const char *name);
+/* @given (@n bytes) names function @name: the whole name, or a demangled
+ * name without its parameters ("ns::f" for "ns::f(int)"). */
+bool rep_sym_named(const char *name, const char *given, size_t n);
+bool rep_ids__has(const pid_t *v, size_t n, pid_t x);
 
 struct rep;
 
@@ -72,11 +115,7 @@ struct rep_opts {
 	bool no_demangle;         /* C++ and Rust names as in the symbol table */
 	bool callgraph;           /* inclusive/self and edges from call chains */
 	bool folded;              /* collect stacks for --folded */
-	const pid_t *pids;
-	size_t nr_pids;
-	const pid_t *tids;
-	size_t nr_tids;
-	const char *comm, *dso, *symbol;
+	const struct rep_filter *filter; /* borrowed; NULL: every sample */
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
 	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
@@ -99,10 +138,13 @@ struct rep_dso {
 	uint64_t samples, nosym;   /* samples in it, and without a symbol */
 };
 
-struct rep_loc {               /* one distinct resolved address */
+struct rep_loc {               /* one distinct resolved address (32 bytes:
+				      there may be millions) */
 	uint32_t dso;
-	bool capped;               /* stands for every address of its symbol
+	uint32_t capped : 1;       /* stands for every address of its symbol
 				      (or object) met past the memory cap */
+	uint32_t row : 31;         /* its row + 1 when rows are keyed by the
+				      place alone (dso, sym, line); 0 not yet */
 	uint64_t addr;             /* link-time address (DK_FILE), else runtime */
 	uint32_t sym;              /* index into syms */
 	uint32_t line;             /* index into lines, 0 = none */
@@ -207,6 +249,8 @@ struct rep {
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];
 	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
+	uint32_t filter_comm;                /* the last name the comm filter saw, */
+	bool filter_comm_ok;                 /* and its verdict (0: none yet) */
 	struct rep_memo *memo;               /* where the last sample went */
 	uint32_t sb_gen;                     /* side-band records read, from 1 */
 	size_t last_row;                     /* row_get's cache, index + 1 */

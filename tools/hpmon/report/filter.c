@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The filters of report, annotate and diff (report/report.h): lists of
+ * names and ids as perf takes them, split at commas, and the tests a
+ * sample's task, object and function pass.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report-internal.h"
+
+static const char *const kind_opt[] = { "--comm", "--pid", "--tid", "--dso", "--sym" };
+
+/* A piece of a --sym list that a comma cut out of a longer name: its
+ * parentheses do not pair ("f(int" of "f(int, int)"), or its angle
+ * brackets do not and it is no operator ("std::pair<int" of
+ * "std::pair<int, int>::swap"). */
+static bool cut_name(const char *s, size_t n)
+{
+	int paren = 0, angle = 0;
+	for (size_t i = 0; i < n; i++) {
+		paren += (s[i] == '(') - (s[i] == ')');
+		angle += (s[i] == '<') - (s[i] == '>');
+	}
+	if (paren)
+		return true;
+	return angle && !memmem(s, n, "operator", 8);
+}
+
+static int add_id(struct rep_filter *f, enum rep_filter_kind k, const char *s, size_t n,
+		  char *why, size_t len)
+{
+	pid_t *v = k == RF_PID ? f->pids : f->tids;
+	size_t *nr = k == RF_PID ? &f->nr_pids : &f->nr_tids;
+	char buf[24], *end;
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	long x = strtol(buf, &end, 10);
+	if (end == buf || *end || errno || x <= 0 || x > INT32_MAX) {
+		snprintf(why, len, "%s: '%s' is not a %s id (give positive numbers separated by "
+			 "commas: 1234,1240)", kind_opt[k], buf, k == RF_PID ? "process" : "thread");
+		return -EINVAL;
+	}
+	if (*nr >= REP_LIST_MAX) {
+		snprintf(why, len, "%s: more than %d ids", kind_opt[k], REP_LIST_MAX);
+		return -E2BIG;
+	}
+	v[(*nr)++] = (pid_t)x;
+	return 0;
+}
+
+static int add_name(struct rep_filter *f, enum rep_filter_kind k, const char *s, size_t n,
+		    char *why, size_t len)
+{
+	struct rep_list *l = k == RF_COMM ? &f->comms : k == RF_DSO ? &f->dsos : &f->syms;
+
+	if (k == RF_SYM && cut_name(s, n)) {
+		snprintf(why, len, "--sym: '%.*s' is part of a name: lists are split at commas, "
+			 "as perf splits them; give a C++ function without its parameters "
+			 "(ns::f for ns::f(int, int)), or its mangled name with --no-demangle",
+			 (int)(n > 200 ? 200 : n), s);
+		return -EINVAL;
+	}
+	if (l->nr >= REP_LIST_MAX) {
+		snprintf(why, len, "%s: more than %d names", kind_opt[k], REP_LIST_MAX);
+		return -E2BIG;
+	}
+	l->v[l->nr] = s;
+	l->len[l->nr++] = n;
+	return 0;
+}
+
+int rep_filter__add(struct rep_filter *f, enum rep_filter_kind k, const char *arg, char *why,
+		    size_t len)
+{
+	const char *s = arg;
+
+	for (;;) {
+		size_t n = strcspn(s, ",");
+		if (!n) {
+			snprintf(why, len, "%s: an empty item in '%s' (items are separated by "
+				 "single commas)", kind_opt[k], arg);
+			return -EINVAL;
+		}
+		int rc = k == RF_PID || k == RF_TID ? add_id(f, k, s, n, why, len)
+						    : add_name(f, k, s, n, why, len);
+		if (rc)
+			return rc;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+}
+
+bool rep_filter__any(const struct rep_filter *f)
+{
+	return f && (f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids);
+}
+
+bool rep_list__has(const struct rep_list *l, const char *s)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->len[i] == n && !memcmp(l->v[i], s, n))
+			return true;
+	return false;
+}
+
+bool rep_sym_named(const char *name, const char *given, size_t n)
+{
+	return n && !strncmp(name, given, n) && (!name[n] || name[n] == '(');
+}
+
+bool rep_list__names_sym(const struct rep_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (rep_sym_named(name, l->v[i], l->len[i]))
+			return true;
+	return false;
+}
+
+bool rep_ids__has(const pid_t *v, size_t n, pid_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
