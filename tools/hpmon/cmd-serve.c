@@ -277,6 +277,10 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 		.nr_cpus = o.tg.nr_cpus,
 		.metrics = &ma,
 	};
+	/* taken by sigwait below, so never ignored: a shell starts background
+	 * jobs with SIGINT ignored, and a service must still stop on it */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

@@ -239,9 +239,8 @@ static void metrics(struct sbuf *b, const struct serve_snap *s, bool om)
 	char help[512];
 	for (size_t m = 0; m < s->nr_metrics; m++) {
 		const struct serve_metric *sm = &s->metrics[m];
-		snprintf(help, sizeof(help), "%s%s%s%s%s, over the time since the previous scrape",
-			 sm->metric, sm->unit[0] ? " (" : "", sm->unit, sm->unit[0] ? ")" : "",
-			 "");
+		snprintf(help, sizeof(help), "%s%s%s%s, over the time since the previous scrape",
+			 sm->metric, sm->unit[0] ? " (" : "", sm->unit, sm->unit[0] ? ")" : "");
 		if (sm->desc && sm->desc[0]) {
 			size_t n = strlen(help);
 			snprintf(help + n, sizeof(help) - n, ": %s", sm->desc);
