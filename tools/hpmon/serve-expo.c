@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "serve.h"
 
@@ -132,7 +133,7 @@ void serve_expo_name(char *out, size_t len, const char *what, const char *unit)
 			continue;
 		out[n++] = c;
 	}
-	while (n > 6 && out[n - 1] == '_')
+	while (n > 5 && out[n - 1] == '_')
 		n--;
 	out[n] = '\0';
 	if (!unit[0])
@@ -249,6 +250,46 @@ static void metrics(struct sbuf *b, const struct serve_snap *s, bool om)
 		if (sm->ok)
 			sample(b, sm->name, false, NULL, NULL, NULL, NULL, sm->value);
 	}
+}
+
+/* Is the parameter at @p (up to @e) a q of 0 ("q=0", "q=0.000")? */
+static bool q_zero(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	if (e - p < 3 || (p[0] != 'q' && p[0] != 'Q') || p[1] != '=' || p[2] != '0')
+		return false;
+	for (p += 3; p < e && *p != ' ' && *p != '\t'; p++)
+		if (*p != '.' && *p != '0')
+			return false;
+	return true;
+}
+
+bool serve_expo_wants_openmetrics(const char *accept)
+{
+	static const char om[] = "application/openmetrics-text";
+	const size_t ol = sizeof(om) - 1;
+
+	for (const char *p = accept; p && *p;) {
+		const char *e = p + strcspn(p, ",");
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		const char *t = p + strcspn(p, ";,");   /* end of the media type */
+		while (t > p && (t[-1] == ' ' || t[-1] == '\t'))
+			t--;
+		if ((size_t)(t - p) == ol && !strncasecmp(p, om, ol)) {
+			bool refused = false;
+			for (const char *q = t; q < e; q++)
+				if (*q == ';') {
+					const char *qe = q + 1 + strcspn(q + 1, ";,");
+					refused |= q_zero(q + 1, qe < e ? qe : e);
+				}
+			if (!refused)
+				return true;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return false;
 }
 
 char *serve_expo(const struct serve_snap *s, bool openmetrics, size_t *len)

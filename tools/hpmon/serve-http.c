@@ -63,37 +63,6 @@ static enum MHD_Result refuse(struct serve_http *h, struct MHD_Connection *c, un
 	return reply(c, status, "text/plain; charset=utf-8", (char *)msg, strlen(msg), false);
 }
 
-/* Does the client take OpenMetrics? An Accept entry of its media type,
- * without q=0. */
-static bool wants_openmetrics(const char *accept)
-{
-	static const char om[] = "application/openmetrics-text";
-	for (const char *p = accept; p && *p;) {
-		size_t n = strcspn(p, ",");
-		while (n && (*p == ' ' || *p == '\t'))
-			p++, n--;
-		if (n >= sizeof(om) - 1 && !strncasecmp(p, om, sizeof(om) - 1)) {
-			const char *q = p + sizeof(om) - 1, *e = p + n;
-			bool refused = false;
-			for (; q < e; q++)
-				if (*q == ';') {
-					const char *t = q + 1;
-					while (t < e && *t == ' ')
-						t++;
-					if (e - t >= 3 && !strncmp(t, "q=0", 3) &&
-					    strspn(t + 3, ".0") == (size_t)(e - t - 3))
-						refused = true;
-				}
-			if (!refused)
-				return true;
-		}
-		p += n;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
 static bool has_body(struct MHD_Connection *c)
 {
 	const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -119,7 +88,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (has_body(c) || *upload_data_size)
 		return refuse(h, c, MHD_HTTP_CONTENT_TOO_LARGE,
 			      "a request for /metrics has no body\n");
-	bool om = wants_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	bool om = serve_expo_wants_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 								MHD_HTTP_HEADER_ACCEPT));
 	h->scrapes++;
 	char *text = h->fn(h->arg, om, h->scrapes, h->rejected, &len);

@@ -102,6 +102,9 @@ size_t serve_count__nr_cpus(const struct serve_count *sc);
 /* "hpmon_" + @what lower-cased, every other byte '_', runs of '_' folded,
  * then "_" @unit unless the name already ends so. */
 void serve_expo_name(char *out, size_t len, const char *what, const char *unit);
+/* Does an HTTP Accept header (NULL: none) take OpenMetrics? An entry of
+ * application/openmetrics-text (any version) without q=0. */
+bool serve_expo_wants_openmetrics(const char *accept);
 /* The exposition of @s: OpenMetrics 1.0.0 or Prometheus text 0.0.4.
  * malloc'd text (*len bytes, NUL-terminated), or NULL and errno. */
 char *serve_expo(const struct serve_snap *s, bool openmetrics, size_t *len);
