@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare two profiles function by function" },
 	{ "script", cmd_script, "every sample as text, in perf script's layout" },
 	{ "convert", cmd_convert, "a perf.data file (or a profile) to an hpmon profile" },
+	{ "serve", cmd_serve, "count system-wide and serve the counts to Prometheus" },
 	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 
