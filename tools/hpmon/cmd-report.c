@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "export.h"
 #include "kcache.h"
 #include "metric-args.h"
+#include "output.h"
 #include "report-view.h"
 
 #define MAX_IDS 256
@@ -41,6 +43,9 @@ static const char report_usage[] =
 	"      --percent-limit P  hide rows under P percent\n"
 	"      --json | --csv     machine-readable rows\n"
 	"      --folded           one line per call stack, for flame graphs\n"
+	"      --svg | --html     a flame graph in SVG; a page with a flame graph, the\n"
+	"                         functions and the header (one file, works offline)\n"
+	"  -o, --output FILE      where --svg or --html goes (default standard output)\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
 	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
@@ -74,7 +79,28 @@ static int parse_ids(const char *s, pid_t *v, size_t *n)
 	return *n ? 0 : -1;
 }
 
-enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE };
+enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE, OPT_SVG, OPT_HTML };
+enum picture { PIC_NONE, PIC_SVG, PIC_HTML };
+
+/* --svg, --html (export.h) to @path, or standard output when NULL. */
+static int write_picture(const struct rep *r, enum picture pic, const char *path)
+{
+	struct out_file of;
+	FILE *f = stdout;
+	if (path) {
+		if (out_open(&of, "hpmon report", path, OUT_REPLACE) || !(f = out_stream(&of)))
+			return HPM_EXIT_FAIL;
+	}
+	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r);
+	if (rc) {
+		fprintf(stderr, "hpmon report: cannot make the %s: %s\n",
+			pic == PIC_SVG ? "SVG" : "page", strerror(-rc));
+		if (path)
+			out_abort(&of);
+		return HPM_EXIT_FAIL;
+	}
+	return path && out_commit(&of, false) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
+}
 
 /* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
@@ -103,6 +129,9 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "svg", no_argument, NULL, OPT_SVG },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "output", required_argument, NULL, 'o' },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
@@ -116,7 +145,8 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	struct rep_opts o = { .input = "hpmon.prof" };
 	pid_t pids[MAX_IDS], tids[MAX_IDS];
 	enum rep_fmt fmt = REP_TEXT;
-	const char *sort = NULL;
+	const char *sort = NULL, *out = NULL;
+	enum picture pic = PIC_NONE;
 	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
 	struct metric_args mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
@@ -127,7 +157,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:gM:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+i:s:gM:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 's': sort = optarg; break;
@@ -151,6 +181,9 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_JSON: fmt = REP_JSON; break;
 		case OPT_CSV: fmt = REP_CSV; break;
 		case OPT_FOLDED: fmt = REP_FOLDED; break;
+		case OPT_SVG: pic = PIC_SVG; break;
+		case OPT_HTML: pic = PIC_HTML; break;
+		case 'o': out = optarg; break;
 		case OPT_LIMIT:
 			min_pct = strtod(optarg, &end);
 			if (*end || min_pct < 0 || min_pct > 100)
@@ -194,9 +227,14 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	for (size_t i = 0; i < o.nr_keys; i++)
 		if (o.keys[i] == SK_LINE)
 			o.lines = true;
-	if (fmt == REP_FOLDED) {
+	if (out && !pic)
+		return usage_error("%s", "-o is for --svg and --html; other listings go to standard output");
+	if (pic && (fmt != REP_TEXT || metric_args_any(&mo)))
+		return usage_error("%s", "--svg and --html take no --json, --csv, --folded or metrics");
+	if (fmt == REP_FOLDED || pic) {
 		o.callgraph = true;
 		o.folded = true;
+		o.all_stacks = pic == PIC_HTML;
 	}
 
 	o.procfs = hpm_ctx__procfs_root(ctx);
@@ -220,6 +258,14 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	if (o.callgraph && !r.have_chains && fmt != REP_FOLDED)
 		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "
 			"inclusive equals self\n");
+	if (pic) {
+		int prc = write_picture(&r, pic, out);
+		rep_print_notes(stderr, &r, "hpmon report:");
+		if (!prc && !r.st.complete && !r.st.chunks)
+			prc = HPM_EXIT_FAIL;
+		rep_free(&r);
+		return prc;
+	}
 	rep_sort_rows(&r);
 	rep_print(stdout, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
 	int rc = r.st.complete || r.st.chunks ? HPM_EXIT_OK : HPM_EXIT_FAIL;

@@ -40,6 +40,8 @@ struct rep_opts {
 	bool no_demangle;         /* C++ and Rust names as in the symbol table */
 	bool callgraph;           /* inclusive/self and edges from call chains */
 	bool folded;              /* collect stacks for --folded */
+	bool all_stacks;          /* with folded: every event's stacks, not only
+				     the main event's (report --html) */
 	const pid_t *pids;
 	size_t nr_pids;
 	const pid_t *tids;
@@ -103,6 +105,7 @@ struct rep_edge {
 
 struct rep_stack {
 	uint32_t comm;
+	uint32_t ev;               /* the event whose samples these are */
 	uint32_t *syms;            /* root first */
 	uint32_t nr;
 	uint64_t samples;
@@ -112,7 +115,7 @@ struct rep_stack {
 /* -g: the call chain of a run of samples, added once (aggregate.c) */
 struct rep_cg {
 	uint64_t *chain; uint32_t nr_chain, cap;
-	uint32_t gen, comm, leaf;
+	uint32_t gen, comm, leaf, ev;
 	pid_t pid;
 	uint64_t ip;
 	enum hpm_mode mode;
