@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # report --html and --svg on a profile of about 1M samples with call
-# chains (the calltree workload sampled every 5 us of cpu-clock, -g):
+# chains (the calltree workload sampled every 10 us of cpu-clock, -g):
 #   - the page's size, against the profile's and against the folded
 #     stacks (report --folded, what third-party flame-graph tools read):
 #     the goal is at most 10 MB;
@@ -11,16 +11,17 @@
 #   - the CPU time of writing it, against report's text listing of the
 #     same profile (the same reading of the file), as a ratio.
 #
-#   bench/html.sh [HPMON]            # N=300000000 units of calltree
+#   bench/html.sh [HPMON]            # N=120000000 units of calltree
 set -euo pipefail
 HPMON=${1:-build/hpmon}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 WL=$(dirname "$HPMON")/tests/workloads/calltree
-N=${N:-300000000}
+N=${N:-120000000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-"$HPMON" record -g -e cpu-clock -c 5000 -o "$T/p.prof" -- "$WL" "$N" 2>"$T/rec.err" >/dev/null
+"$HPMON" record -g -e cpu-clock -c 10007 -o "$T/p.prof" -- "$WL" "$N" 2>"$T/rec.err" >/dev/null ||
+	{ cat "$T/rec.err" >&2; exit 1; }
 grep 'samples written' "$T/rec.err"
 cpu() { /usr/bin/time -f '%U %S' -o "$T/time" "$@" >/dev/null; awk '{print $1 + $2}' "$T/time"; }
 c_text=$(cpu "$HPMON" report -i "$T/p.prof")

@@ -42,7 +42,7 @@
     row('throttled', String(D.throttled), D.throttled ? 'warn' : '');
     if (!D.chains) row('call chains', 'none: record with -g for callers');
     if (!D.complete) row('warning', 'the profile is incomplete', 'warn');
-    if (D.capped) row('memory cap', D.capped + ' stacks left out', 'warn');
+    if (D.capped) row('memory cap', D.capped + ' details left out (stacks among them): totals stay exact', 'warn');
     h.appendChild(dl);
   }
 
