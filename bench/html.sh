@@ -12,6 +12,10 @@
 #     same profile (the same reading of the file), as a ratio.
 #
 #   bench/html.sh [HPMON]            # N=120000000 units of calltree
+#   PROFILE=g.prof bench/html.sh     # a profile of your own instead, e.g.
+#     hpmon record -g -e cpu-clock -c 10007 -o g.prof -- g++ -O2 -c big.cc
+#     (big.cc: bench/report-symbols.sh's source with Gen<60>): deep and
+#     varied C++ stacks, each address of stripped cc1plus a "function"
 set -euo pipefail
 HPMON=${1:-build/hpmon}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,9 +24,13 @@ N=${N:-120000000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-"$HPMON" record -g -e cpu-clock -c 10007 -o "$T/p.prof" -- "$WL" "$N" 2>"$T/rec.err" >/dev/null ||
-	{ cat "$T/rec.err" >&2; exit 1; }
-grep 'samples written' "$T/rec.err"
+if [ -n "${PROFILE:-}" ]; then
+	cp "$PROFILE" "$T/p.prof"
+else
+	"$HPMON" record -g -e cpu-clock -c 10007 -o "$T/p.prof" -- "$WL" "$N" 2>"$T/rec.err" >/dev/null ||
+		{ cat "$T/rec.err" >&2; exit 1; }
+fi
+"$HPMON" report -i "$T/p.prof" 2>/dev/null | grep -m1 '^# event' || true
 cpu() { /usr/bin/time -f '%U %S' -o "$T/time" "$@" >/dev/null; awk '{print $1 + $2}' "$T/time"; }
 c_text=$(cpu "$HPMON" report -i "$T/p.prof")
 c_html=$(cpu "$HPMON" report -i "$T/p.prof" --html -o "$T/p.html")

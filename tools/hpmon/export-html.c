@@ -6,8 +6,8 @@
  * code and the profile's summary as JSON, inside a
  * <script type="application/json">. That summary is what app.js reads
  * (docs/hpmon-report.md): the header's facts, the events, the symbols and
- * their objects, and every stack of every event, flat:
- * [event, comm, samples, period, nr, sym...] one after another.
+ * their objects, each event's flame tree (export-tree.c), pruned, and its
+ * functions' self and total, exact.
  *
  * Names come from the profile and may hold anything: json.c escapes them
  * for JSON, and every '<' is then written \u003c, so no name can close the
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "export.h"
+#include <stdint.h>
 #include "json.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -30,16 +31,158 @@ static const char *asset(const char *name)
 	return NULL;
 }
 
+/* A comm's index in the page's list, added when new; -1: no memory. */
+static long comm_index(struct htab *h, uint32_t id, uint32_t **v, size_t *nr, size_t *cap)
+{
+	uint64_t k = id;
+	long c = htab__get(h, &k);
+	if (c >= 0)
+		return c;
+	uint32_t *nv = vec__grow(*v, cap, *nr, sizeof(**v));
+	if (!nv || htab__put(h, &k, *nr))
+		return -1;
+	*v = nv;
+	nv[*nr] = id;
+	return (long)(*nr)++;
+}
+
+/* The symbols the page names, in the order first met: their indexes in
+ * the rep, and each one's index in the page (+1; 0: not named yet). */
+struct used_syms {
+	uint32_t *local;   /* [nr_syms] */
+	uint32_t *v;       /* the page's symbols */
+	size_t nr, cap;
+};
+
+static long sym_index(struct used_syms *u, uint32_t sym)
+{
+	if (!u->local[sym]) {
+		if (!PUSH(u, v, nr, cap))
+			return -1;
+		u->v[u->nr++] = sym;
+		u->local[sym] = (uint32_t)u->nr;
+	}
+	return (long)u->local[sym] - 1;
+}
+
+/* Event @e's flame tree, depth first, as [depth, what, samples, period]
+ * per node (what: a symbol, or -1 - the comm's index). A frame under
+ * 1/PRUNE of the event's total is left out with what it calls (its
+ * weight stays in its caller): at full width it would be a 200,000th of
+ * the graph, and it is what makes a page of deep, varied stacks grow. */
+#define PRUNE 200000.0
+static int write_tree(struct json *j, const struct rep *r, uint32_t e, struct htab *h,
+		      uint32_t **comms, size_t *nr_comms, size_t *cap_comms, struct used_syms *u)
+{
+	struct flame t = { 0 };
+	uint32_t *todo = NULL;
+	size_t top = 0;
+	int rc = flame_build(&t, r, e);
+	json_arr_open(j, NULL);
+	if (rc || !(todo = malloc(t.nr * sizeof(*todo)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	double floor = t.n[0].period / PRUNE;
+	todo[top++] = 0;
+	while (top) {
+		const struct flame_node *n = &t.n[todo[--top]];
+		int64_t what = 0;
+		if (n->what & FLAME_COMM) {
+			long c = comm_index(h, (uint32_t)n->what, comms, nr_comms, cap_comms);
+			if (c < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			what = -1 - c;
+		} else if (n != t.n) {
+			what = sym_index(u, (uint32_t)n->what);
+			if (what < 0) {
+				rc = -ENOMEM;
+				goto out;
+			}
+		}
+		json_u64(j, NULL, n->depth);
+		json_i64(j, NULL, what);
+		json_u64(j, NULL, n->samples);
+		json_dbl(j, NULL, n->period);
+		for (uint32_t c = n->kid; c; c = t.n[c].next)
+			if (t.n[c].period >= floor && t.n[c].period > 0)
+				todo[top++] = c;
+	}
+out:
+	json_arr_close(j);
+	free(todo);
+	flame_free(&t);
+	return rc;
+}
+
+/* Event @e's functions, exact (before any pruning), as [sym, self
+ * samples, self period, total samples, total period] per function: self
+ * where it was the sampled frame, total where it was anywhere in the
+ * stack, once per stack however deep it recursed. Functions whose total
+ * is under 1/PRUNE of the event's are left out, as in the tree: a
+ * profile of stripped code can have a "function" per address. */
+static int write_funcs(struct json *j, const struct rep *r, uint32_t e, struct used_syms *u)
+{
+	struct acc { uint64_t sn, tn; double sp, tp; size_t seen; } *a;
+	json_arr_open(j, NULL);
+	a = calloc(r->nr_syms ? r->nr_syms : 1, sizeof(*a));
+	if (!a) {
+		json_arr_close(j);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->nr_stacks; i++) {
+		const struct rep_stack *s = &r->stacks[i];
+		if (s->ev != e || !s->nr)
+			continue;
+		struct acc *l = &a[s->syms[s->nr - 1]];
+		l->sn += s->samples;
+		l->sp += s->period;
+		for (uint32_t k = 0; k < s->nr; k++) {
+			struct acc *x = &a[s->syms[k]];
+			if (x->seen == i + 1)
+				continue;
+			x->seen = i + 1;
+			x->tn += s->samples;
+			x->tp += s->period;
+		}
+	}
+	double floor = r->ev_period[e] / PRUNE;
+	int rc = 0;
+	for (size_t i = 0; i < r->nr_syms; i++) {
+		if (!a[i].tn || a[i].tp < floor)
+			continue;
+		long l = sym_index(u, (uint32_t)i);
+		if (l < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		json_u64(j, NULL, (uint64_t)l);
+		json_u64(j, NULL, a[i].sn);
+		json_dbl(j, NULL, a[i].sp);
+		json_u64(j, NULL, a[i].tn);
+		json_dbl(j, NULL, a[i].tp);
+	}
+	json_arr_close(j);
+	free(a);
+	return rc;
+}
+
 /* The summary, as JSON, into @f. Comm ids are renumbered from 0. */
 static int write_data(FILE *f, const struct rep *r)
 {
 	struct json j;
 	struct htab *h = htab__new(1);
 	struct { uint32_t *comms; size_t nr_comms, cap_comms; } cv = { 0 }; /* string ids */
+	struct used_syms u = { .local = calloc(r->nr_syms ? r->nr_syms : 1, sizeof(uint32_t)) };
 	int rc = 0;
 
-	if (!h)
+	if (!h || !u.local) {
+		htab__free(h);
+		free(u.local);
 		return -ENOMEM;
+	}
 	json_init(&j, f, false);
 	json_obj_open(&j, NULL);
 	json_u64(&j, "version", 1);
@@ -69,35 +212,21 @@ static int write_data(FILE *f, const struct rep *r)
 	for (size_t i = 0; i < r->nr_dsos; i++)
 		json_str(&j, NULL, r->dsos[i].base);
 	json_arr_close(&j);
+	json_arr_open(&j, "trees");
+	for (uint32_t e = 0; e < r->nr_ev && !rc; e++)
+		rc = write_tree(&j, r, e, h, &cv.comms, &cv.nr_comms, &cv.cap_comms, &u);
+	json_arr_close(&j);
+	json_arr_open(&j, "funcs");
+	for (uint32_t e = 0; e < r->nr_ev && !rc; e++)
+		rc = write_funcs(&j, r, e, &u);
+	json_arr_close(&j);
 	json_arr_open(&j, "syms");
-	for (size_t i = 0; i < r->nr_syms; i++)
-		json_str(&j, NULL, r->syms[i].name);
+	for (size_t i = 0; i < u.nr; i++)
+		json_str(&j, NULL, r->syms[u.v[i]].name);
 	json_arr_close(&j);
 	json_arr_open(&j, "symdso");
-	for (size_t i = 0; i < r->nr_syms; i++)
-		json_u64(&j, NULL, r->syms[i].dso);
-	json_arr_close(&j);
-	json_arr_open(&j, "stacks");
-	for (size_t i = 0; i < r->nr_stacks; i++) {
-		const struct rep_stack *s = &r->stacks[i];
-		uint64_t k = s->comm;
-		long c = htab__get(h, &k);
-		if (c < 0) {
-			if (!PUSH(&cv, comms, nr_comms, cap_comms) || htab__put(h, &k, cv.nr_comms)) {
-				rc = -ENOMEM;
-				break;
-			}
-			cv.comms[cv.nr_comms] = s->comm;
-			c = (long)cv.nr_comms++;
-		}
-		json_u64(&j, NULL, s->ev);
-		json_u64(&j, NULL, (uint64_t)c);
-		json_u64(&j, NULL, s->samples);
-		json_dbl(&j, NULL, s->period);
-		json_u64(&j, NULL, s->nr);
-		for (uint32_t n = 0; n < s->nr; n++)
-			json_u64(&j, NULL, s->syms[n]);
-	}
+	for (size_t i = 0; i < u.nr; i++)
+		json_u64(&j, NULL, r->syms[u.v[i]].dso);
 	json_arr_close(&j);
 	json_arr_open(&j, "comms");
 	for (size_t i = 0; i < cv.nr_comms; i++)
@@ -105,6 +234,8 @@ static int write_data(FILE *f, const struct rep *r)
 	json_arr_close(&j);
 	json_obj_close(&j);
 	free(cv.comms);
+	free(u.local);
+	free(u.v);
 	htab__free(h);
 	return rc;
 }

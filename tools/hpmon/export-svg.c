@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report --svg: a static flame graph of the main event's stacks
- * (export.h). The stacks (report layer, as --folded has them) are merged
- * into a tree: the root, the task's name, then the frames from the
- * outermost. Widths are proportional to the period, siblings in name
+ * (export.h), merged into a tree by export-tree.c. Widths are proportional to the period, siblings in name
  * order, so that the same profile always gives the same file. Each frame
  * is a rect with a <title>: name, samples, percent of the event's total.
  */
@@ -15,7 +13,6 @@
 #include "escape.h"
 #include "export.h"
 #include "report/report.h"
-#include "report/table.h"
 
 #define SVG_W 1200.0
 #define PAD 10.0
@@ -23,76 +20,17 @@
 #define TOP 34
 #define MIN_W 0.1 /* px: narrower frames are left out (their share stays in the parent) */
 
-struct node {
-	const char *name;
-	uint32_t kid, next;   /* first child, next sibling; 0: none (0 is the root) */
-	uint32_t depth;
-	uint64_t samples;
-	double period;
-	double x, w;
-};
-
-struct tree {
-	struct node *n;
-	size_t nr, cap;
-	struct htab *h;       /* (parent, what) -> node */
-};
-
-/* The child of @parent for @what (a comm's string id with bit 63, or a
- * symbol), made when new: its index, or 0 when memory ran out. */
-static uint32_t child(struct tree *t, uint32_t parent, uint64_t what, const char *name)
-{
-	uint64_t k[2] = { parent, what };
-	long i = htab__get(t->h, k);
-	if (i >= 0)
-		return (uint32_t)i;
-	if (!PUSH(t, n, nr, cap) || htab__put(t->h, k, t->nr))
-		return 0;
-	t->n[t->nr] = (struct node){ .name = name, .next = t->n[parent].kid,
-				     .depth = t->n[parent].depth + 1 };
-	t->n[parent].kid = (uint32_t)t->nr;
-	return (uint32_t)t->nr++;
-}
-
-static int build(struct tree *t, const struct rep *r)
-{
-	t->h = htab__new(2);
-	if (!t->h || !PUSH(t, n, nr, cap))
-		return -ENOMEM;
-	t->n[t->nr++] = (struct node){ .name = "all" };
-	for (size_t i = 0; i < r->nr_stacks; i++) {
-		const struct rep_stack *s = &r->stacks[i];
-		if (s->ev != r->main_ev)
-			continue;
-		uint32_t at = child(t, 0, s->comm | 1ull << 63, rep_str(r, s->comm));
-		if (!at)
-			return -ENOMEM;
-		t->n[0].samples += s->samples;
-		t->n[0].period += s->period;
-		t->n[at].samples += s->samples;
-		t->n[at].period += s->period;
-		for (uint32_t k = 0; k < s->nr; k++) {
-			at = child(t, at, s->syms[k], r->syms[s->syms[k]].name);
-			if (!at)
-				return -ENOMEM;
-			t->n[at].samples += s->samples;
-			t->n[at].period += s->period;
-		}
-	}
-	return 0;
-}
-
 static int by_name(const void *a, const void *b, void *base)
 {
-	const struct node *n = base;
-	const struct node *x = &n[*(const uint32_t *)a], *y = &n[*(const uint32_t *)b];
+	const struct flame_node *n = base;
+	const struct flame_node *x = &n[*(const uint32_t *)a], *y = &n[*(const uint32_t *)b];
 	int c = strcmp(x->name, y->name);
 	return c ? c : (x->period < y->period) - (x->period > y->period);
 }
 
 /* x and w of every node, children left to right in name order; depth-first
  * with a stack of our own, since chains can be thousands of frames deep. */
-static int layout(struct tree *t, uint32_t *maxd)
+static int layout(struct flame *t, uint32_t *maxd)
 {
 	uint32_t *todo = malloc(t->nr * sizeof(*todo));
 	uint32_t *kids = malloc(t->nr * sizeof(*kids));
@@ -107,7 +45,7 @@ static int layout(struct tree *t, uint32_t *maxd)
 	todo[top++] = 0;
 	*maxd = 0;
 	while (top) {
-		struct node *p = &t->n[todo[--top]];
+		struct flame_node *p = &t->n[todo[--top]];
 		if (p->depth > *maxd)
 			*maxd = p->depth;
 		size_t nk = 0;
@@ -116,7 +54,7 @@ static int layout(struct tree *t, uint32_t *maxd)
 		qsort_r(kids, nk, sizeof(*kids), by_name, t->n);
 		double x = p->x;
 		for (size_t i = 0; i < nk; i++) {
-			struct node *c = &t->n[kids[i]];
+			struct flame_node *c = &t->n[kids[i]];
 			c->x = x;
 			c->w = p->period > 0 ? p->w * c->period / p->period : 0;
 			x += c->w;
@@ -160,9 +98,9 @@ static void colour(const char *name, int *rgb)
 
 int export_svg(FILE *f, const struct rep *r)
 {
-	struct tree t = { 0 };
+	struct flame t = { 0 };
 	uint32_t maxd = 0;
-	int rc = build(&t, r);
+	int rc = flame_build(&t, r, r->main_ev);
 	if (!rc)
 		rc = layout(&t, &maxd);
 	if (rc)
@@ -180,7 +118,7 @@ int export_svg(FILE *f, const struct rep *r)
 	xml(f, r->meta.command);
 	fprintf(f, "</text>\n");
 	for (size_t i = 0; i < t.nr; i++) {
-		const struct node *n = &t.n[i];
+		const struct flame_node *n = &t.n[i];
 		if (i && n->w <= 0)
 			continue;
 		/* flame: the root at the bottom */
@@ -217,7 +155,6 @@ int export_svg(FILE *f, const struct rep *r)
 	}
 	fprintf(f, "</svg>\n");
 out:
-	htab__free(t.h);
-	free(t.n);
+	flame_free(&t);
 	return rc;
 }

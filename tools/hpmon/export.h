@@ -15,9 +15,35 @@
 #ifndef HPMON_TOOL_EXPORT_H
 #define HPMON_TOOL_EXPORT_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct rep;
+struct htab;
+
+/* export-tree.c: one event's stacks merged by prefix. Node 0 is the root
+ * ("all"), its children the tasks' names, then the frames. Names are the
+ * rep's. */
+#define FLAME_COMM (1ull << 63) /* in what: a comm's string id, not a symbol */
+struct flame_node {
+	const char *name;
+	uint64_t what;        /* symbol index, or comm string id | FLAME_COMM */
+	uint32_t kid, next;   /* first child, next sibling; 0: none */
+	uint32_t depth;
+	uint64_t samples;
+	double period;
+	double x, w;          /* --svg's layout */
+};
+struct flame {
+	struct flame_node *n;
+	size_t nr, cap;
+	struct htab *h;       /* (parent, what) -> node */
+};
+/* 0 or -ENOMEM; either way @t (zeroed by the caller) is then to be freed
+ * with flame_free. */
+int flame_build(struct flame *t, const struct rep *r, uint32_t ev);
+void flame_free(struct flame *t);
 
 struct html_asset {
 	const char *name;  /* "page.html", "app.js", "style.css" */

@@ -46,36 +46,25 @@
     h.appendChild(dl);
   }
 
-  // The call tree of event e: root, then the task's name, then the frames
-  // from the outermost. v: period, n: samples.
+  // The call tree of event e, from its nodes in depth-first order
+  // ([depth, what, samples, period] each; what: a symbol, or -1 - the
+  // task's name): root, then the task's name, then the frames from the
+  // outermost. v: period, n: samples.
   function build(e) {
-    const r = { name: 'all', dso: '', v: 0, n: 0, kids: new Map(), parent: null };
-    const s = D.stacks;
-    for (let i = 0; i < s.length;) {
-      const sev = s[i], comm = s[i + 1], n = s[i + 2], v = s[i + 3], len = s[i + 4];
-      const first = i + 5;
-      i = first + len;
-      if (sev !== e) continue;
-      r.v += v; r.n += n;
-      let node = child(r, 'c' + comm, D.comms[comm], '');
-      node.v += v; node.n += n;
-      for (let k = first; k < first + len; k++) {
-        const sy = s[k];
-        node = child(node, sy, D.syms[sy], D.dsos[D.symdso[sy]]);
-        node.v += v; node.n += n;
-      }
+    const t = D.trees[e];
+    const path = [];
+    let r = null;
+    for (let i = 0; i < t.length; i += 4) {
+      const d = t[i], w = t[i + 1];
+      const n = { v: t[i + 3], n: t[i + 2], kids: new Map(), parent: d ? path[d - 1] : null };
+      if (!d) { n.name = 'all'; n.dso = ''; r = n; }
+      else if (w < 0) { n.name = D.comms[-1 - w]; n.dso = ''; }
+      else { n.name = D.syms[w]; n.dso = D.dsos[D.symdso[w]]; }
+      if (n.parent) n.parent.kids.set(i, n);
+      path[d] = n;
     }
-    return r;
+    return r || { name: 'all', dso: '', v: 0, n: 0, kids: new Map(), parent: null };
   }
-  function child(p, key, name, dso) {
-    let c = p.kids.get(key);
-    if (!c) {
-      c = { name: name, dso: dso, v: 0, n: 0, kids: new Map(), parent: p };
-      p.kids.set(key, c);
-    }
-    return c;
-  }
-
   function colour(name) {
     let h = 0;
     for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
@@ -154,33 +143,12 @@
   // anywhere in the stack, once per stack: recursion counts once).
   let rows = [], sortK = 'self', sortDir = -1;
   function table() {
-    const self = new Map(), tot = new Map();
-    const s = D.stacks;
-    const seen = new Set();
-    let total = 0;
-    for (let i = 0; i < s.length;) {
-      const sev = s[i], n = s[i + 2], v = s[i + 3], len = s[i + 4];
-      const first = i + 5;
-      i = first + len;
-      if (sev !== ev) continue;
-      total += v;
-      if (!len) continue;
-      const leaf = s[first + len - 1];
-      const a = self.get(leaf) || [0, 0];
-      a[0] += v; a[1] += n; self.set(leaf, a);
-      seen.clear();
-      for (let k = first; k < first + len; k++) {
-        if (seen.has(s[k])) continue;
-        seen.add(s[k]);
-        const b = tot.get(s[k]) || [0, 0];
-        b[0] += v; b[1] += n; tot.set(s[k], b);
-      }
-    }
+    const f = D.funcs[ev];
+    const total = D.events[ev].period;
     rows = [];
-    for (const [sy, b] of tot) {
-      const a = self.get(sy) || [0, 0];
-      rows.push({ name: D.syms[sy], dso: D.dsos[D.symdso[sy]], self: pct(a[0], total), selfn: a[1],
-                  total: pct(b[0], total), totaln: b[1] });
+    for (let i = 0; i < f.length; i += 5) {
+      rows.push({ name: D.syms[f[i]], dso: D.dsos[D.symdso[f[i]]], self: pct(f[i + 2], total),
+                  selfn: f[i + 1], total: pct(f[i + 4], total), totaln: f[i + 3] });
     }
     fillTable();
   }
