@@ -11,7 +11,7 @@
 #   - the CPU time of writing it, against report's text listing of the
 #     same profile (the same reading of the file), as a ratio.
 #
-#   bench/html.sh [HPMON]            # N=120000000 units of calltree
+#   bench/html.sh [HPMON]            # N=180000000 units of calltree
 #   PROFILE=g.prof bench/html.sh     # a profile of your own instead, e.g.
 #     hpmon record -g -e cpu-clock -c 10007 -o g.prof -- g++ -O2 -c big.cc
 #     (big.cc: bench/report-symbols.sh's source with Gen<60>): deep and
@@ -20,7 +20,7 @@ set -euo pipefail
 HPMON=${1:-build/hpmon}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 WL=$(dirname "$HPMON")/tests/workloads/calltree
-N=${N:-120000000}
+N=${N:-180000000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
