@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "export/export.h"
+#include "picture.h"
 #include "kcache.h"
 #include "metric-args.h"
 #include "output.h"
@@ -48,6 +49,9 @@ static const char report_usage[] =
 	"      --pprof            pprof's profile.proto, gzipped (docs/formats.md)\n"
 	"      --trace-event      Trace Event JSON, for ui.perfetto.dev and chrome://tracing\n"
 	"      --speedscope       speedscope's JSON, for speedscope.app\n"
+
+	"      --svg | --html     a flame graph in SVG; a page with a flame graph, the\n"
+	"                         functions and the header (one file, works offline)\n"
 	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
@@ -65,7 +69,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE, OPT_PPROF, OPT_TRACE_EVENT,
-       OPT_SPEEDSCOPE };
+       OPT_SPEEDSCOPE, OPT_SVG, OPT_HTML };
 
 /* Where the report goes: standard output, or a new file at @path ("-":
  * standard output) replacing it only once whole (output.c). */
@@ -103,6 +107,20 @@ static int report_out_close(struct report_out *o, int rc)
 	return out_commit(&o->of, false) ? HPM_EXIT_FAIL : rc;
 }
 
+enum picture { PIC_NONE, PIC_SVG, PIC_HTML };
+
+/* --svg, --html (picture.h) into @f. */
+static int write_picture(const struct rep *r, enum picture pic, FILE *f)
+{
+	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r);
+	if (rc) {
+		fprintf(stderr, "hpmon report: cannot make the %s: %s\n",
+			pic == PIC_SVG ? "SVG" : "page", strerror(-rc));
+		return HPM_EXIT_FAIL;
+	}
+	return HPM_EXIT_OK;
+}
+
 /* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
 static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
 {
@@ -138,6 +156,8 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "pprof", no_argument, NULL, OPT_PPROF },
 		{ "trace-event", no_argument, NULL, OPT_TRACE_EVENT },
 		{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
+		{ "svg", no_argument, NULL, OPT_SVG },
+		{ "html", no_argument, NULL, OPT_HTML },
 		{ "output", required_argument, NULL, 'o' },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -154,6 +174,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	char why[512];
 	enum rep_fmt fmt = REP_TEXT;
 	const char *sort = NULL;
+	enum picture pic = PIC_NONE;
 	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
 	struct metric_args mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
@@ -194,6 +215,8 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_TRACE_EVENT: xfmt = EXPORT_TRACE_EVENT; break;
 		case OPT_SPEEDSCOPE: xfmt = EXPORT_SPEEDSCOPE; break;
 		case 'o': output = optarg; break;
+		case OPT_SVG: pic = PIC_SVG; break;
+		case OPT_HTML: pic = PIC_HTML; break;
 		case OPT_LIMIT:
 			min_pct = strtod(optarg, &end);
 			if (*end || min_pct < 0 || min_pct > 100)
@@ -237,9 +260,13 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	for (size_t i = 0; i < o.nr_keys; i++)
 		if (o.keys[i] == SK_LINE)
 			o.lines = true;
-	if (fmt == REP_FOLDED) {
+	if (pic && (fmt != REP_TEXT || metric_args_any(&mo) || xfmt >= 0))
+		return usage_error("%s", "--svg and --html are formats of their own: give one, without "
+				   "--json, --csv, --folded, --pprof, --trace-event, --speedscope or metrics");
+	if (fmt == REP_FOLDED || pic) {
 		o.callgraph = true;
 		o.folded = true;
+		o.all_stacks = pic == PIC_HTML;
 	}
 	if (xfmt >= 0 && (fmt != REP_TEXT || metric_args_any(&mo)))
 		return usage_error("%s", "--pprof, --trace-event and --speedscope are formats of their "
@@ -280,6 +307,14 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	if (o.callgraph && !r.have_chains && fmt != REP_FOLDED)
 		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "
 			"inclusive equals self\n");
+	if (pic) {
+		int prc = write_picture(&r, pic, out.f);
+		rep_print_notes(stderr, &r, "hpmon report:");
+		if (!prc && !r.st.complete && !r.st.chunks)
+			prc = HPM_EXIT_FAIL;
+		rep_free(&r);
+		return report_out_close(&out, prc);
+	}
 	rep_sort_rows(&r);
 	rep_print(out.f, &r, fmt, o.callgraph && fmt != REP_FOLDED, min_pct);
 	int rc = r.st.complete || r.st.chunks ? HPM_EXIT_OK : HPM_EXIT_FAIL;

@@ -227,9 +227,14 @@ static size_t chain_syms(struct rep *r, const struct hpm_sample *s, uint32_t lea
 	return n;
 }
 
-/* The stack in r->frames (@n frames), of @nr samples of period @w in all. */
-static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint64_t nr)
+/* The stack in r->frames (@n frames), of @nr samples of event @ev, of
+ * period @w in all. The call graph is the main event's; the stacks of
+ * other events are kept only when asked (all_stacks: report --html). */
+static void add_callgraph(struct rep *r, uint32_t ev, uint32_t comm, size_t n, double w,
+			  uint64_t nr)
 {
+	if (ev != r->main_ev)
+		goto stack;
 	if (r->stamp_cap < r->nr_syms) {
 		size_t nc = r->nr_syms * 2;
 		uint32_t *v = realloc(r->stamp, nc * sizeof(*v));
@@ -263,9 +268,10 @@ static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint
 			r->edges[e].period += w;
 		}
 	}
+stack:
 	if (!r->o.folded)
 		return;
-	uint64_t k[3] = { comm, 0, n };
+	uint64_t k[3] = { comm | (uint64_t)ev << 32, 0, n };
 	uint64_t h[2] = { 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		h[0] = h[0] * 1000003u + r->frames[i] + 1;
@@ -288,6 +294,7 @@ static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint
 			st->syms[j] = r->frames[n - 1 - j];
 		st->nr = (uint32_t)n;
 		st->comm = comm;
+		st->ev = ev;
 		st->samples = 0;
 		st->period = 0;
 		i = (long)r->nr_stacks++;
@@ -307,7 +314,7 @@ static void add_callgraph(struct rep *r, uint32_t comm, size_t n, double w, uint
 static void cg_flush(struct rep *r)
 {
 	if (r->cg.nr_samples)
-		add_callgraph(r, r->cg.comm, r->cg.n, r->cg.w, r->cg.nr_samples);
+		add_callgraph(r, r->cg.ev, r->cg.comm, r->cg.n, r->cg.w, r->cg.nr_samples);
 	r->cg.nr_samples = 0;
 	r->cg.w = 0;
 }
@@ -315,7 +322,8 @@ static void cg_flush(struct rep *r)
 static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf)
 {
 	struct rep_cg *c = &r->cg;
-	if (c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	if (c->nr_samples && c->gen == r->sb_gen && c->ev == s->ev && c->pid == s->pid &&
+	    c->ip == s->ip &&
 	    c->mode == s->mode && c->comm == comm && c->leaf == leaf &&
 	    c->nr_chain == s->nr_chain &&
 	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
@@ -342,6 +350,7 @@ static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 	c->ip = s->ip;
 	c->mode = s->mode;
 	c->comm = comm;
+	c->ev = s->ev;
 	c->leaf = leaf;
 	c->n = n;
 	c->w = (double)s->period;
@@ -538,7 +547,7 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	}
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
-	if (o->callgraph && s->ev == r->main_ev)
+	if (o->callgraph && (s->ev == r->main_ev || o->all_stacks))
 		cg_sample(r, s, comm, li);
 	if (o->sink)
 		to_sink(r, s, comm, li);

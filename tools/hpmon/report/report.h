@@ -116,6 +116,8 @@ struct rep_opts {
 	bool callgraph;           /* inclusive/self and edges from call chains */
 	bool folded;              /* collect stacks for --folded */
 	const struct rep_filter *filter; /* borrowed; NULL: every sample */
+	bool all_stacks;          /* with folded: every event's stacks, not only
+				     the main event's (report --html) */
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
 	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
@@ -178,6 +180,7 @@ struct rep_edge {
 
 struct rep_stack {
 	uint32_t comm;
+	uint32_t ev;               /* the event whose samples these are */
 	uint32_t *syms;            /* root first */
 	uint32_t nr;
 	uint64_t samples;
@@ -187,7 +190,7 @@ struct rep_stack {
 /* -g: the call chain of a run of samples, added once (aggregate.c) */
 struct rep_cg {
 	uint64_t *chain; uint32_t nr_chain, cap;
-	uint32_t gen, comm, leaf;
+	uint32_t gen, comm, leaf, ev;
 	pid_t pid;
 	uint64_t ip;
 	enum hpm_mode mode;
