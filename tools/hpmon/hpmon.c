@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "compare two profiles function by function" },
 	{ "script", cmd_script, "every sample as text, in perf script's layout" },
 	{ "convert", cmd_convert, "a perf.data file (or a profile) to an hpmon profile" },
+	{ "merge", cmd_merge, "the per-rank stat files of a parallel job as one table" },
 	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 
