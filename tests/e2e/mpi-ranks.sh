@@ -59,6 +59,24 @@ expect_eq "max at rank 3, min at rank 0" "3 0" "$(echo "$want" | awk '{print $5,
 expect_eq "no missing rank" "[] 4" "$(json merged.json 'str(j["missing"]) + " " + str(j["ranks"])')"
 expect_eq "one row per rank" "0 1 2 3" "$(json merged.json '" ".join(str(r["rank"]) for r in j["rows"])')"
 
+# As a tree: ranks 0-1 and 2-3 merged apart (each misses the other two:
+# exit 1), then the two merges merged: the same figures as at once.
+hpm merge --json 200/stat.0.json 200/stat.1.json
+expect_eq "a partial merge misses ranks" 1 "$HPM_STATUS"
+cp "$E2E_TMP/out" low.json
+hpm merge --json 200/stat.2.json 200/stat.3.json
+cp "$E2E_TMP/out" high.json
+hpm_ok merge --json high.json low.json
+expect_eq "merged as a tree: events, metrics, missing" \
+	"$(json merged.json '[j["events"], j["metrics"], j["missing"], j["ranks"], j["size"]]')" \
+	"$(json "$E2E_TMP/out" '[j["events"], j["metrics"], j["missing"], j["ranks"], j["size"]]')"
+expect_eq "merged as a tree: rows, with their files" \
+	"$(json merged.json 'j["rows"]')" "$(json "$E2E_TMP/out" 'j["rows"]')"
+# a rank in both halves is refused, naming the two stat files
+hpm merge --json low.json low.json
+expect_eq "a rank twice" 1 "$HPM_STATUS"
+expect_grep "the files of the rank twice" 'rank 0 is in two files, 200/stat.0.json and 200/stat.0.json' "$E2E_TMP/err"
+
 # The table and CSV say the same.
 hpm_ok merge 200/stat.*.json
 total=$(json merged.json '"%d" % [e for e in j["events"] if e["name"] == "page-faults"][0]["total"]')

@@ -147,23 +147,12 @@ static int fill_row(struct merge_table *t, struct merge_row *r, const struct mj 
 	return rc;
 }
 
-static int from_tree(struct merge_table *t, const char *path, const struct mj *j)
+/* The job's size and id from a file, checked against the others'. */
+static int note_job(struct merge_table *t, const struct mj *j)
 {
-	const double *rank = mj_num(j, "rank"), *size = mj_num(j, "size");
-	const struct mj *ev = mj_get(j, "events");
+	const double *size = mj_num(j, "size");
 	const char *job = mj_str(j, "job");
-	const double *st = mj_num(j, "exit_status");
 
-	if (!ev || ev->type != MJ_ARR) {
-		fprintf(stderr, "hpmon merge: %s is not the JSON of hpmon stat --json (no \"events\" "
-			"list)\n", path);
-		return -EINVAL;
-	}
-	if (!rank || *rank < 0 || *rank > 0x7fffffff || *rank != floor(*rank)) {
-		fprintf(stderr, "hpmon merge: %s has no rank: it was not written under a launcher "
-			"(mpirun, srun); see 'Under a launcher' in hpmon-stat(1)\n", path);
-		return -EINVAL;
-	}
 	if (size && *size >= 1 && *size <= 0x7fffffff) {
 		if (t->size && t->size != (unsigned)*size)
 			t->sizes_differ = true;
@@ -174,24 +163,107 @@ static int from_tree(struct merge_table *t, const char *path, const struct mj *j
 		return -ENOMEM;
 	if ((job && t->job && strcmp(job, t->job)) || (!job) != (!t->job))
 		t->jobs_differ = true;
+	return 0;
+}
+
+static bool rank_ok(const double *rank)
+{
+	return rank && *rank >= 0 && *rank <= 0x7fffffff && *rank == floor(*rank);
+}
+
+/* A new row of rank @rank from @file; NULL when out of memory (a row
+ * already counted in the table is released with it). */
+static struct merge_row *new_row(struct merge_table *t, double rank, const char *host,
+				 const char *file, const double *st)
+{
 	if (t->nr_rows == t->cap_rows) {
 		size_t nc = t->cap_rows ? t->cap_rows * 2 : 64;
 		struct merge_row *r = realloc(t->rows, nc * sizeof(*r));
 		if (!r)
-			return -ENOMEM;
+			return NULL;
 		t->rows = r;
 		t->cap_rows = nc;
 	}
-	struct merge_row *r = &t->rows[t->nr_rows];
+	struct merge_row *r = &t->rows[t->nr_rows++];
 	memset(r, 0, sizeof(*r));
-	r->rank = (unsigned)*rank;
+	r->rank = (unsigned)rank;
 	r->exit_status = st && *st >= 0 && *st <= 255 ? (int)*st : -1; /* as hpmon exits */
-	r->host = dup_or_empty(mj_str(j, "host"));
-	r->file = strdup(path);
-	t->nr_rows++; /* released with the table, whatever comes next */
-	if (!r->host || !r->file)
+	r->host = dup_or_empty(host);
+	r->file = strdup(file);
+	return r->host && r->file ? r : NULL;
+}
+
+/* A stat file: one rank. */
+static int from_stat(struct merge_table *t, const char *path, const struct mj *j)
+{
+	const double *rank = mj_num(j, "rank");
+
+	if (!rank_ok(rank)) {
+		fprintf(stderr, "hpmon merge: %s has no rank: it was not written under a launcher "
+			"(mpirun, srun); see 'Under a launcher' in hpmon-stat(1)\n", path);
+		return -EINVAL;
+	}
+	if (note_job(t, j))
 		return -ENOMEM;
-	return fill_row(t, r, j);
+	struct merge_row *r = new_row(t, *rank, mj_str(j, "host"), path, mj_num(j, "exit_status"));
+	return r ? fill_row(t, r, j) : -ENOMEM;
+}
+
+/* The unit of @name in merge's own summaries @arr ("events", "metrics"). */
+static const char *summary_unit(const struct mj *arr, const char *name)
+{
+	for (size_t i = 0; arr && arr->type == MJ_ARR && i < arr->n; i++) {
+		const char *n = mj_str(arr->kids[i], "name");
+		if (n && !strcmp(n, name))
+			return mj_str(arr->kids[i], "unit");
+	}
+	return NULL;
+}
+
+/* hpmon merge --json's own output: its ranks, for merging as a tree. */
+static int from_merged(struct merge_table *t, const char *path, const struct mj *j)
+{
+	const struct mj *rows = mj_get(j, "rows");
+	int rc = note_job(t, j);
+
+	for (size_t i = 0; i < rows->n && !rc; i++) {
+		const struct mj *row = rows->kids[i], *vals = mj_get(row, "values");
+		const double *rank = mj_num(row, "rank");
+		const char *file = mj_str(row, "file");
+		if (!rank_ok(rank) || !vals || vals->type != MJ_ARR) {
+			fprintf(stderr, "hpmon merge: %s: row %zu has no rank or no values: not "
+				"the output of hpmon merge --json\n", path, i);
+			return -EINVAL;
+		}
+		struct merge_row *r = new_row(t, *rank, mj_str(row, "host"), file ? file : path,
+					      mj_num(row, "exit_status"));
+		if (!r)
+			return -ENOMEM;
+		for (size_t k = 0; k < vals->n && !rc; k++) {
+			const struct mj *v = vals->kids[k], *m = mj_get(v, "metric");
+			const char *name = mj_str(v, "name");
+			bool metric = m && m->type == MJ_BOOL && m->num != 0;
+			if (name)
+				rc = set_value(t, r, name,
+					       summary_unit(mj_get(j, metric ? "metrics" : "events"),
+							    name), metric, mj_num(v, "value"));
+		}
+	}
+	return rc;
+}
+
+static int from_tree(struct merge_table *t, const char *path, const struct mj *j)
+{
+	const struct mj *ev = mj_get(j, "events"), *rows = mj_get(j, "rows");
+
+	if (rows && rows->type == MJ_ARR)
+		return from_merged(t, path, j);
+	if (!ev || ev->type != MJ_ARR) {
+		fprintf(stderr, "hpmon merge: %s is neither the JSON of hpmon stat --json nor of "
+			"hpmon merge --json (no \"events\" list)\n", path);
+		return -EINVAL;
+	}
+	return from_stat(t, path, j);
 }
 
 int merge_table__add(struct merge_table *t, const char *path)

@@ -50,7 +50,8 @@ struct merge_stat {
 	double imbalance;         /* (max - mean) / max, as LIKWID and Score-P; 0 when max is 0 */
 };
 
-/* Read stat's JSON file @path into the table. 0, or -errno after printing
+/* Read stat's JSON file @path into the table, or the output of
+ * hpmon merge --json (its rows: merging as a tree). 0, or -errno after printing
  * why, naming the file (not stat's JSON, no rank, a rank seen before ...). */
 int merge_table__add(struct merge_table *t, const char *path);
 
