@@ -155,6 +155,13 @@ struct hpm_profile_meta {
 	const struct hpm_profile_event *events;
 	uint32_t callchain;      /* 0 none, 1 frame pointers, 2 DWARF */
 	uint32_t page_size;
+	/* Where the recorder sat in a parallel job (mpirun, srun); optional,
+	 * and absent in profiles of older writers (a caller whose sz ends
+	 * before these fields writes none of them). */
+	bool has_rank;
+	uint32_t rank;           /* with has_rank */
+	uint32_t job_size;       /* ranks in the job; 0 when not known */
+	const char *job;         /* the launcher's job id; NULL or "" when none */
 };
 
 /* The end chunk: what the recorder knew when it finished. */

@@ -60,14 +60,14 @@ static long keep_str(struct hpm_profile *p, const char *s)
 
 /* Offsets are kept while parsing (the string area moves as it grows). */
 struct meta_offs {
-	long command, host, arch, cpu_model, kernel;
+	long command, host, arch, cpu_model, kernel, job;
 	long *ev_name;
 };
 
 static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 {
 	struct cur c = { m, m + len, false };
-	struct meta_offs o = { -1, -1, -1, -1, -1, NULL };
+	struct meta_offs o = { -1, -1, -1, -1, -1, -1, NULL };
 	size_t cap = 0;
 	long ev = -1;
 	int rc = -EBADMSG;
@@ -89,6 +89,7 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 			case MK_ARCH: o.arch = off; break;
 			case MK_CPU_MODEL: o.cpu_model = off; break;
 			case MK_KERNEL: o.kernel = off; break;
+			case MK_JOB: o.job = off; break;
 			case MK_EV_NAME:
 				if (p->meta.nr_events >= PROF_MAX_EVENTS)
 					goto out;
@@ -122,6 +123,11 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 		case MK_START: p->meta.start_unix_ns = v; break;
 		case MK_CALLCHAIN: p->meta.callchain = (uint32_t)v; break;
 		case MK_PAGE_SIZE: p->meta.page_size = (uint32_t)v; break;
+		case MK_RANK:
+			p->meta.has_rank = v <= UINT32_MAX;
+			p->meta.rank = (uint32_t)v;
+			break;
+		case MK_JOB_SIZE: p->meta.job_size = v <= UINT32_MAX ? (uint32_t)v : 0; break;
 		default:
 			if (!e || key >> 1 < MK_EV_TYPE)
 				break;
@@ -159,6 +165,7 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 	S(arch);
 	S(cpu_model);
 	S(kernel);
+	S(job);
 #undef S
 	p->meta.sz = sizeof(p->meta);
 	p->meta.events = p->events;

@@ -9,6 +9,7 @@
  * never waits for the disk unless both buffers are full.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,7 +418,7 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	unsigned char hdr[PROF_HDR_SIZE];
 	int rc;
 
-	if (!reserve(&b, 6 * (PROF_MAX_STR + 12) + 64 + (size_t)m->nr_events * (PROF_MAX_STR + 160)))
+	if (!reserve(&b, 7 * (PROF_MAX_STR + 12) + 96 + (size_t)m->nr_events * (PROF_MAX_STR + 160)))
 		return -ENOMEM;
 	meta_str(&b, MK_COMMAND, m->command);
 	meta_str(&b, MK_HOST, m->host);
@@ -427,6 +428,15 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	meta_num(&b, MK_START, m->start_unix_ns);
 	meta_num(&b, MK_CALLCHAIN, m->callchain);
 	meta_num(&b, MK_PAGE_SIZE, m->page_size);
+	/* a writer built before the job fields passes a smaller sz */
+	if (m->sz >= offsetof(struct hpm_profile_meta, job) + sizeof(m->job)) {
+		if (m->has_rank)
+			meta_num(&b, MK_RANK, m->rank);
+		if (m->job_size)
+			meta_num(&b, MK_JOB_SIZE, m->job_size);
+		if (m->job && m->job[0])
+			meta_str(&b, MK_JOB, m->job);
+	}
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];
 		meta_str(&b, MK_EV_NAME, e->name);
@@ -464,7 +474,7 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 
 	/* the meta data is the profile's content, not options: the caller
 	 * fills all of it */
-	if (fd < 0 || !meta || meta->sz < sizeof(*meta) || !meta->nr_events ||
+	if (fd < 0 || !meta || meta->sz < offsetof(struct hpm_profile_meta, has_rank) || !meta->nr_events ||
 	    meta->nr_events > PROF_MAX_EVENTS || !HPM_OPTS_VALID(opts, hpm_profile_writer_opts)) {
 		errno = EINVAL;
 		return NULL;

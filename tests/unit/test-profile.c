@@ -239,6 +239,55 @@ static void test_roundtrip(void **state)
 	free(buf);
 }
 
+/* A profile with header @m and no records, opened; the caller frees both. */
+static struct hpm_profile *header_only(const struct hpm_profile_meta *m, unsigned char **buf)
+{
+	int fd = memfd_create("prof", 0);
+	assert_true(fd >= 0);
+	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), m, NULL);
+	assert_non_null(w);
+	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+	size_t len = (size_t)lseek(fd, 0, SEEK_END);
+	*buf = malloc(len);
+	assert_non_null(*buf);
+	assert_int_equal(pread(fd, *buf, len, 0), (ssize_t)len);
+	close(fd);
+	struct hpm_profile *p;
+	assert_int_equal(hpm_profile__open_mem(*buf, len, &p), 0);
+	return p;
+}
+
+/* The job's rank, size and id (mpirun, srun) read back; a writer built
+ * before them (a smaller sz) writes none, and its profile reads as
+ * outside a job: rank 0 of an old profile would be a lie. */
+static void test_job_fields(void **state)
+{
+	(void)state;
+	unsigned char *buf;
+	struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "node7",
+				      .nr_events = 3, .events = events, .has_rank = true,
+				      .rank = 0, .job_size = 64, .job = "4242" };
+	struct hpm_profile *p = header_only(&m, &buf);
+	const struct hpm_profile_meta *r = hpm_profile__meta(p);
+	assert_true(r->has_rank);
+	assert_int_equal(r->rank, 0);
+	assert_int_equal(r->job_size, 64);
+	assert_string_equal(r->job, "4242");
+	assert_string_equal(r->host, "node7");
+	hpm_profile__free(p);
+	free(buf);
+
+	m.sz = offsetof(struct hpm_profile_meta, has_rank);
+	m.rank = 5;
+	p = header_only(&m, &buf);
+	r = hpm_profile__meta(p);
+	assert_false(r->has_rank);
+	assert_int_equal(r->job_size, 0);
+	assert_string_equal(r->job, "");
+	hpm_profile__free(p);
+	free(buf);
+}
+
 /* Cut anywhere: the records before the cut's chunk, never more, never a crash. */
 static void test_truncated(void **state)
 {
@@ -470,6 +519,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_job_fields),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_unfinished),
 		cmocka_unit_test(test_corrupt),

@@ -22,6 +22,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_convert(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx);
+int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx);
 
 /* Exit codes of the tool itself (a measured command's own status passes
  * through unchanged, perf-style). */

@@ -26,6 +26,7 @@
 #include "kcache.h"
 #include "launch.h"
 #include "output.h"
+#include "outname.h"
 #include "proctree.h"
 
 
@@ -39,7 +40,8 @@ struct record_opts {
 	enum hpm_callchain callchain;
 	uint32_t stack_bytes;
 	struct target tg;           /* -p, -t, -a, -C */
-	const char *output;
+	const char *output;         /* -o, templates expanded (outname.h) */
+	char output_name[PATH_MAX];
 	uint32_t mmap_pages;
 	bool force;
 	bool quiet;
@@ -223,6 +225,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	if (o->argv && o->tg.nr_ids)
 		return usage_error("%s", "-p/-t and a COMMAND exclude each other (with -a, the "
 				   "COMMAND says how long to record)");
+	if (outname_expand("hpmon record", o->output, o->output_name, sizeof(o->output_name)))
+		return HPM_EXIT_USAGE;
+	o->output = o->output_name;
 	return 0;
 }
 
@@ -388,6 +393,7 @@ static struct hpm_profile_writer *start_profile(const struct record_opts *o,
 		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
 		.callchain = chains, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 	};
+	outname_profile_meta(&m);
 	w = hpm_profile_writer__new(fd, &m, NULL);
 	if (!w) {
 		fprintf(stderr, "hpmon record: cannot start the profile '%s': %s\n", o->output,

@@ -13,6 +13,7 @@
 #include "advice.h"
 #include "builtin.h"
 #include "output.h"
+#include "outname.h"
 #include "stat-cmd.h"
 #include "stat-mux.h"
 
@@ -72,6 +73,12 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc < 0 ? HPM_EXIT_OK : rc;
 	}
+	if (o->output && outname_expand("hpmon stat", o->output, o->output_name,
+					sizeof(o->output_name))) {
+		free(o);
+		return HPM_EXIT_USAGE;
+	}
+	o->output = o->output ? o->output_name : NULL;
 	if (o->tg.nr_cpus && (rc = stat_check_cpus(ctx, o))) {
 		free(o);
 		return rc;

@@ -10,12 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/auxv.h>
+#include <sys/utsname.h>
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
 #include "costs-file.h"
 #include "help.h"
 #include "output.h"
+#include "outname.h"
 
 struct command {
 	const char *name;
@@ -35,6 +37,7 @@ static const struct command commands[] = {
 	{ "script", cmd_script, "every sample as text, in perf script's layout" },
 	{ "convert", cmd_convert, "a perf.data file (or a profile) to an hpmon profile" },
 	{ "serve", cmd_serve, "count system-wide and serve the counts to Prometheus" },
+	{ "merge", cmd_merge, "the per-rank stat files of a parallel job as one table" },
 	{ "validate", cmd_validate, "check the counters against benchmarks with known counts" },
 };
 
@@ -111,6 +114,33 @@ static void find_data_home(void)
 	costs_file_set_data_home(home[0] ? home : NULL);
 }
 
+/* The first of @vars set into @v (outname.h checks the value). */
+static void job_from_env(struct job_value *v, const char *const *vars, bool number)
+{
+	for (size_t i = 0; vars[i]; i++) {
+		const char *s = getenv(vars[i]);
+		if (s) {
+			job_value_set(v, vars[i], s, number);
+			return;
+		}
+	}
+}
+
+/* Where this run sits in a parallel job: the launcher's variables, for
+ * -o templates, stat's JSON and the profile's header (outname.h). */
+static void find_job(void)
+{
+	struct job_info j = { .pid = (int)getpid() };
+	struct utsname u;
+
+	job_from_env(&j.rank, outname_rank_vars, true);
+	job_from_env(&j.size, outname_size_vars, true);
+	job_from_env(&j.job, outname_job_vars, false);
+	if (uname(&u) == 0)
+		job_value_set(&j.host, "the host name", u.nodename, false);
+	outname_set_job(&j);
+}
+
 /* The library never reads the environment; the tool does, here only. */
 static struct hpm_ctx *make_ctx(void)
 {
@@ -160,6 +190,7 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i].name, name))
 			continue;
 		find_data_home();
+		find_job();
 		struct hpm_ctx *ctx = make_ctx();
 		if (!ctx) {
 			fprintf(stderr, "hpmon: cannot set up: %s\n", strerror(errno));

@@ -72,6 +72,19 @@ static void print_lost(FILE *f, const struct rep *r, const char *prefix)
 			"(ring buffers full)\n", prefix, r->lost);
 }
 
+/* "# rank 3 of 4, job 1234" */
+static void print_job(FILE *f, const struct hpm_profile_meta *m, const char *prefix)
+{
+	fprintf(f, "%s", prefix);
+	if (m->has_rank)
+		fprintf(f, " rank %" PRIu32, m->rank);
+	if (m->has_rank && m->job_size)
+		fprintf(f, " of %" PRIu32, m->job_size);
+	if (m->job && m->job[0])
+		fprintf(f, "%s job %s", m->has_rank ? "," : "", esc_text(m->job));
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct rep *r, const char *prefix)
 {
 	fprintf(f, "%s profile of: %s\n", prefix, esc_text(r->meta.command));
@@ -79,6 +92,8 @@ static void print_header(FILE *f, const struct rep *r, const char *prefix)
 		esc_text(r->meta.arch),
 		r->meta.cpu_model[0] ? esc_text(r->meta.cpu_model) : "CPU model unknown",
 		esc_text(r->meta.kernel));
+	if (r->meta.has_rank || (r->meta.job && r->meta.job[0])) /* under mpirun, srun */
+		print_job(f, &r->meta, prefix);
 	for (uint32_t i = 0; i < r->nr_ev; i++) {
 		const struct hpm_profile_event *e = &r->meta.events[i];
 		if (e->trigger)
@@ -313,6 +328,12 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 	json_str(&j, "host", r->meta.host);
 	json_str(&j, "arch", r->meta.arch);
 	json_str(&j, "cpu_model", r->meta.cpu_model);
+	if (r->meta.has_rank)
+		json_u64(&j, "rank", r->meta.rank);
+	if (r->meta.job_size)
+		json_u64(&j, "size", r->meta.job_size);
+	if (r->meta.job && r->meta.job[0])
+		json_str(&j, "job", r->meta.job);
 	json_bool(&j, "complete", r->st.complete);
 	if (!r->st.complete)
 		json_str(&j, "incomplete", r->st.what);

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Printing hpmon stat reports: perf's human table, perf's -x CSV columns,
- * and hpmon's JSON. Nothing here measures. Names (events, metrics, comm,
- * the command line) go through escape.h in text and CSV.
+ * Printing hpmon stat reports: perf's human table, perf's -x CSV columns, and hpmon's
+ * JSON. Nothing here measures. Names (events, metrics, comm, the command line) go
+ * through escape.h in text and CSV.
  */
 #include <errno.h>
 #include <math.h>
-#include <stddef.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "escape.h"
 #include "json.h"
+#include "outname.h"
 #include "stat.h"
 
 /* 1234567 -> "1,234,567" */
@@ -536,8 +536,7 @@ static void json_value(struct json *j, const char *key, const struct hpm_value *
 }
 
 static void json_event(struct json *j, const struct stat_report *r, size_t i,
-		       const struct stat_row *row, const struct hpm_count *c,
-		       enum json_mode mode)
+		       const struct stat_row *row, const struct hpm_count *c, enum json_mode mode)
 {
 	const struct stat_event *e = &r->ev[i];
 	struct fig f[MAX_FIGS];
@@ -663,6 +662,7 @@ static void print_json(const struct stat_out *o, const struct stat_report *r)
 	json_arr_close(&j);
 	if (!r->argv)
 		json_str(&j, "target", r->target);
+	outname_json(&j);
 	if (!r->interval) {
 		if (r->have_status)
 			json_i64(&j, "exit_status", r->exit_status);

@@ -36,7 +36,8 @@ struct stat_opts {
 	int repeat;
 	const char *sep;
 	bool json;
-	const char *output;
+	const char *output;         /* -o, templates expanded (outname.h) */
+	char output_name[4096];
 	bool append;
 	bool trace;
 	bool no_big_num;
