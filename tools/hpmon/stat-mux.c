@@ -11,25 +11,10 @@
  * The dwell: each cycle through the sets draws one dwell, uniform in 1 to
  * 7 ms, and gives it to every set of the cycle. The cycle's length is
  * random, so no phase of the program can stay in step with it; within a
- * cycle the sets share the time equally. Measured in the arm64 guest lane
- * (tests/guest/mux-coverage.sh) against dwells drawn independently per
- * set: better coverage (99.0 % within 2 sigma, from 95.8 %), about half
- * the error at phases of 1 and 2 ms, a quarter less at 8 ms.
- *
- * The on-times are the kernel's own: a group's enabled time grows only
- * while its set is on, in the time of the tasks it counts (a task's
- * events count time while it runs, not while it waits, and the inherited
- * copies add up). From the start (enable_on_exec turned everything on) to
- * the first switch every set is on, W; afterwards exactly one. So the time
- * all of them would have been enabled is
- *
- *     T = sum over sets of E_set - (sets - 1) * W
- *
- * with E_set the enabled time of a group of the set, read at the same
- * moment; a count's enabled time scaled by T / E_set is what it would have
- * been with the group on all along, which is what the kernel's scaling and
- * the slices expect. No clock of hpmon's own enters: hpmon itself takes
- * CPU time from the command, and wall time would count it.
+ * cycle the sets share the time equally (dwells drawn for each set alone
+ * made about twice the error at phases of 1 and 2 ms). How its
+ * uncertainty covers the error against the kernel's rotation:
+ * bench/mux-coverage.sh, docs/metrics.md.
  */
 #include <errno.h>
 #include <stdlib.h>

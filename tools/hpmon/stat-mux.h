@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hpmon's own multiplexer (stat --mux=hpmon): when a command's hardware
+ * hpmon's own multiplexer (stat --mux hpmon): when a command's hardware
  * events do not fit the counters at once, hpmon puts sets of groups that
  * fit on the counters in turn, for random dwell times (1 to 7 ms), instead
  * of the kernel's fixed 4 ms rotation. A workload whose phases line up
  * with a fixed rotation shows a group always the same phase: an error the
  * slices cannot see. With random dwells the error becomes variance, which
- * they estimate (docs/metrics.md).
+ * they estimate (docs/metrics.md: how far, measured).
  *
  * A group that hpmon turned off does not accrue enabled time, so the
  * kernel's own scaling (enabled / running) would cover only its turns:

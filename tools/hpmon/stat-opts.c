@@ -44,9 +44,9 @@ static const char stat_usage[] =
 	"      --no-big-num       no thousands separators\n"
 	"      --no-merge         one line per uncore PMU instance instead of their sum\n"
 	"      --mux WHO          when the hardware events do not fit the counters:\n"
-	"                         hpmon (default: sets of groups in turn, for a random\n"
-	"                         1-7 ms each cycle) or kernel (its fixed 4 ms\n"
-	"                         rotation); docs/metrics.md\n"
+	"                         kernel (default: its fixed 4 ms rotation) or hpmon\n"
+	"                         (sets of groups in turn, for a random 1-7 ms each\n"
+	"                         cycle); docs/metrics.md\n"
 	"      --mux-seed N       the random dwells' seed (to repeat a run)\n"
 	STAT_USER_USAGE
 	"  -h, --help             this help\n"

@@ -393,7 +393,7 @@ int stat_measure(struct stat_run *run)
 	run->sample_ns = SAMPLE_MS * 1000000ull;
 	stat_mux__free(run->mux);
 	run->mux = NULL;
-	if (run->sample && o->mux != MUX_KERNEL) {
+	if (run->sample && o->mux == MUX_HPMON) {
 		int general, fixed;
 		char core[64];
 		stat_core_counters(run->ctx, &general, &fixed, core, sizeof(core));

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-# The coverage table of tests/guest/mux-coverage.sh, from its log
-# (build-aarch64/guest-tests/mux-coverage.log): per rotation and phase
+# The coverage table of bench/guest-mux-coverage.sh, from its log
+# (bench/mux-coverage.sh passes it): per rotation and phase
 # length, the share of errors within 1 and 2 sigma, and the error RMS.
 import math, sys
 from collections import defaultdict
 
 rows = defaultdict(list)
-for line in open(sys.argv[1] if len(sys.argv) > 1 else "build-aarch64/guest-tests/mux-coverage.log"):
+for line in open(sys.argv[1] if len(sys.argv) > 1 else "mux-coverage.log"):
     f = line.split()
     if len(f) == 6 and f[0] == "DATA":
         mux, p, err, sig, exact = f[1], float(f[2]), float(f[3]), float(f[4]), float(f[5])

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# How often the stated uncertainty of a multiplexed count covers its true
+# error, with the kernel's fixed rotation and with hpmon's own (stat --mux),
+# measured where counts are exact: the arm64 guest lane (QEMU -icount, a
+# real ARMv8 PMU; docs/guest-lane.md). Boots the guest once, runs
+# bench/guest-mux-coverage.sh there (16 x instructions:u on 6 counters, a
+# program alternating P ms of user loop and P ms of system calls, P from
+# 0.3 to 25 ms, six runs per rotation and P) and prints the table by phase
+# length and rotation: within 1 and 2 sigma, and the error RMS.
+#
+#   bench/mux-coverage.sh            # needs build-aarch64 (make aarch64)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+[ -x build-aarch64/hpmon ] || scripts/build-aarch64 >/dev/null
+scripts/pmu-guest --timeout 900 --add tests/guest/lib:/root/lib \
+	--add bench/guest-mux-coverage.sh:/root/mux-coverage.sh -- sh mux-coverage.sh >"$log" 2>&1 || {
+	tail -20 "$log" >&2
+	exit 1
+}
+python3 bench/mux-coverage.py "$log"
