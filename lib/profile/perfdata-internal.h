@@ -159,6 +159,40 @@ static inline uint32_t pd_u32(const unsigned char *p)
 	__builtin_memcpy(&v, p, 4);
 	return v;
 }
+
+/* A bounded cursor over untrusted bytes: a read past @end marks it bad,
+ * yields nothing (0 or NULL) and leaves it at the end, so a caller checks
+ * once after a run of reads. The one cursor of the header's sections
+ * (perfdata.c) and of the records (perfdata-rec.c). */
+struct pd_cur {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+/* The next @n bytes, or NULL (and bad) when fewer are left. */
+static inline const unsigned char *pd_take(struct pd_cur *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = true;
+		c->p = c->end;
+		return NULL;
+	}
+	const unsigned char *p = c->p;
+	c->p += n;
+	return p;
+}
+
+static inline uint64_t pd_take64(struct pd_cur *c)
+{
+	const unsigned char *p = pd_take(c, 8);
+	return p ? pd_u64(p) : 0;
+}
+
+static inline uint32_t pd_take32(struct pd_cur *c)
+{
+	const unsigned char *p = pd_take(c, 4);
+	return p ? pd_u32(p) : 0;
+}
 static inline uint16_t pd_u16(const unsigned char *p)
 {
 	uint16_t v;

@@ -169,35 +169,6 @@ static int next_raw(struct hpm_perfdata *pd, const unsigned char **rec, size_t *
 
 /* ---- records ---- */
 
-struct rcur {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t rd64(struct rcur *c)
-{
-	if (c->end - c->p < 8) {
-		c->bad = true;
-		c->p = c->end;
-		return 0;
-	}
-	uint64_t v = pd_u64(c->p);
-	c->p += 8;
-	return v;
-}
-
-static const unsigned char *rdn(struct rcur *c, uint64_t n)
-{
-	if ((uint64_t)(c->end - c->p) < n) {
-		c->bad = true;
-		c->p = c->end;
-		return NULL;
-	}
-	const unsigned char *p = c->p;
-	c->p += n;
-	return p;
-}
-
 /* The fields sample_id_all appends to other records, from the end. */
 #define ID_FIELDS (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 		   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
@@ -244,21 +215,21 @@ static uint32_t sample_ev(const struct hpm_perfdata *pd, const unsigned char *bo
 	return hpm__pd_ev_of(pd, pd_u64(body + off));
 }
 
-static void read_values(struct hpm_perfdata *pd, struct rcur *c, uint64_t rf, struct hpm_sample *s)
+static void read_values(struct hpm_perfdata *pd, struct pd_cur *c, uint64_t rf, struct hpm_sample *s)
 {
 	unsigned per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 	uint64_t nr = 1;
 	if (rf & PERF_FORMAT_GROUP)
-		nr = rd64(c);
+		nr = pd_take64(c);
 	if (!(rf & PERF_FORMAT_GROUP)) {
 		s->values = pd->values;
 		s->nr_values = 1;
-		pd->values[0] = rd64(c);
-		rdn(c, 8 * (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		pd->values[0] = pd_take64(c);
+		pd_take(c, 8 * (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 				      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + per - 1));
 		return;
 	}
-	rdn(c, 8 * (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	pd_take(c, 8 * (uint64_t)(!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 			      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
 	if (c->bad || nr > (uint64_t)(c->end - c->p) / (8 * per)) {
 		c->bad = true;
@@ -267,10 +238,10 @@ static void read_values(struct hpm_perfdata *pd, struct rcur *c, uint64_t rf, st
 	s->nr_values = nr < pd->meta.nr_events ? (uint32_t)nr : pd->meta.nr_events;
 	s->values = pd->values;
 	for (uint64_t k = 0; k < nr; k++) { /* leader first, as the attributes are listed */
-		uint64_t v = rd64(c);
+		uint64_t v = pd_take64(c);
 		if (k < s->nr_values)
 			pd->values[k] = v;
-		rdn(c, 8 * (uint64_t)(per - 1));
+		pd_take(c, 8 * (uint64_t)(per - 1));
 	}
 }
 
@@ -296,7 +267,7 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 		return 0; /* an id of no attribute: counted, not used */
 	const struct perf_event_attr *a = &pd->attrs[ev];
 	uint64_t st = a->sample_type;
-	struct rcur c = { rec + 8, rec + size, false };
+	struct pd_cur c = { rec + 8, rec + size, false };
 	struct hpm_sample *s = &r->sample;
 
 	memset(s, 0, sizeof(*s));
@@ -305,31 +276,31 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 	s->mode = (enum hpm_mode)(pd_u16(rec + 4) & PERF_RECORD_MISC_CPUMODE_MASK);
 	s->period = a->freq ? 1 : a->sample_period;
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		rd64(&c);
+		pd_take64(&c);
 	if (st & PERF_SAMPLE_IP)
-		s->ip = rd64(&c);
+		s->ip = pd_take64(&c);
 	if (st & PERF_SAMPLE_TID) {
-		const unsigned char *t = rdn(&c, 8);
+		const unsigned char *t = pd_take(&c, 8);
 		if (t) {
 			s->pid = (pid_t)pd_u32(t);
 			s->tid = (pid_t)pd_u32(t + 4);
 		}
 	}
 	if (st & PERF_SAMPLE_TIME)
-		s->time = rd64(&c);
-	rdn(&c, 8 * (uint64_t)(!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
+		s->time = pd_take64(&c);
+	pd_take(&c, 8 * (uint64_t)(!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
 			       !!(st & PERF_SAMPLE_STREAM_ID)));
 	if (st & PERF_SAMPLE_CPU) {
-		const unsigned char *t = rdn(&c, 8);
+		const unsigned char *t = pd_take(&c, 8);
 		s->cpu = t ? pd_u32(t) : 0;
 	}
 	if (st & PERF_SAMPLE_PERIOD)
-		s->period = rd64(&c);
+		s->period = pd_take64(&c);
 	if (st & PERF_SAMPLE_READ)
 		read_values(pd, &c, a->read_format, s);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		uint64_t nr = rd64(&c);
-		const unsigned char *ips = nr <= (uint64_t)(c.end - c.p) / 8 ? rdn(&c, nr * 8) : NULL;
+		uint64_t nr = pd_take64(&c);
+		const unsigned char *ips = nr <= (uint64_t)(c.end - c.p) / 8 ? pd_take(&c, nr * 8) : NULL;
 		if (!ips) {
 			c.bad = true;
 		} else if (!(pd->skip & HPM_PROFILE_SKIP_CHAINS)) {
@@ -339,32 +310,32 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 		}
 	}
 	if (st & PERF_SAMPLE_RAW) {
-		const unsigned char *n = rdn(&c, 4);
+		const unsigned char *n = pd_take(&c, 4);
 		if (n)
-			rdn(&c, pd_u32(n));
+			pd_take(&c, pd_u32(n));
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr = rd64(&c);
+		uint64_t nr = pd_take64(&c);
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			rd64(&c);
+			pd_take64(&c);
 		if (nr > (uint64_t)(c.end - c.p) / 24)
 			c.bad = true;
 		else
-			rdn(&c, nr * 24);
+			pd_take(&c, nr * 24);
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
-		uint64_t abi = rd64(&c);
+		uint64_t abi = pd_take64(&c);
 		uint64_t n = abi ? (uint64_t)__builtin_popcountll(a->sample_regs_user) : 0;
-		const unsigned char *regs = rdn(&c, 8 * n);
+		const unsigned char *regs = pd_take(&c, 8 * n);
 		if (regs && n && !(pd->skip & HPM_PROFILE_SKIP_STACKS)) {
 			s->regs_abi = (uint32_t)abi;
 			pick_regs(pd, a->sample_regs_user, regs, s);
 		}
 	}
 	if (st & PERF_SAMPLE_STACK_USER) {
-		uint64_t n = rd64(&c);
-		const unsigned char *stk = n <= (uint64_t)(c.end - c.p) ? rdn(&c, n) : NULL;
-		uint64_t dyn = n ? rd64(&c) : 0;
+		uint64_t n = pd_take64(&c);
+		const unsigned char *stk = n <= (uint64_t)(c.end - c.p) ? pd_take(&c, n) : NULL;
+		uint64_t dyn = n ? pd_take64(&c) : 0;
 		if (n && !stk)
 			c.bad = true;
 		if (stk && !c.bad && s->nr_regs && !(pd->skip & HPM_PROFILE_SKIP_STACKS)) {

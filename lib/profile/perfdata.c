@@ -17,42 +17,12 @@ struct sect {
 	uint64_t off, size;
 };
 
-/* A bounded cursor over a section. */
-struct pcur {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint32_t cur_u32(struct pcur *c)
-{
-	if (c->end - c->p < 4) {
-		c->bad = true;
-		c->p = c->end;
-		return 0;
-	}
-	uint32_t v = pd_u32(c->p);
-	c->p += 4;
-	return v;
-}
-
-static const unsigned char *cur_bytes(struct pcur *c, uint64_t n)
-{
-	if ((uint64_t)(c->end - c->p) < n) {
-		c->bad = true;
-		c->p = c->end;
-		return NULL;
-	}
-	const unsigned char *p = c->p;
-	c->p += n;
-	return p;
-}
-
 /* A perf_header_string: u32 length, then that many bytes (NUL-padded).
  * An owned copy (at most PD_MAX_STR bytes kept), or NULL when damaged. */
-static char *cur_str(struct pcur *c)
+static char *cur_str(struct pd_cur *c)
 {
-	uint32_t n = cur_u32(c);
-	const unsigned char *s = cur_bytes(c, n);
+	uint32_t n = pd_take32(c);
+	const unsigned char *s = pd_take(c, n);
 	if (!s)
 		return NULL;
 	size_t k = strnlen((const char *)s, n);
@@ -103,9 +73,9 @@ static int keep_str(struct hpm_perfdata *pd, char *s, const char **dst)
 
 /* HEADER_CMDLINE: a string list, joined by spaces, the words that fit in
  * PD_MAX_STR bytes. */
-static int read_cmdline(struct hpm_perfdata *pd, struct pcur *c)
+static int read_cmdline(struct hpm_perfdata *pd, struct pd_cur *c)
 {
-	uint32_t nr = cur_u32(c);
+	uint32_t nr = pd_take32(c);
 	size_t len = 0, cap = 256;
 	char *out = malloc(cap);
 	if (!out)
@@ -144,19 +114,19 @@ static int read_cmdline(struct hpm_perfdata *pd, struct pcur *c)
 }
 
 /* HEADER_EVENT_DESC: the events' names, in the order of the attributes. */
-static int read_event_desc(struct hpm_perfdata *pd, struct pcur *c)
+static int read_event_desc(struct hpm_perfdata *pd, struct pd_cur *c)
 {
-	uint32_t nr = cur_u32(c), asz = cur_u32(c);
+	uint32_t nr = pd_take32(c), asz = pd_take32(c);
 	if (c->bad || asz < PD_ATTR_MIN || asz > PD_ATTR_MAX)
 		return -EBADMSG;
 	for (uint32_t i = 0; i < nr; i++) {
 		uint32_t nids;
 		char *name;
-		if (!cur_bytes(c, asz))
+		if (!pd_take(c, asz))
 			return -EBADMSG;
-		nids = cur_u32(c);
+		nids = pd_take32(c);
 		name = cur_str(c);
-		if (!name || !cur_bytes(c, (uint64_t)nids * 8)) {
+		if (!name || !pd_take(c, (uint64_t)nids * 8)) {
 			free(name);
 			return -EBADMSG;
 		}
@@ -171,12 +141,12 @@ static int read_event_desc(struct hpm_perfdata *pd, struct pcur *c)
 }
 
 /* HEADER_GROUP_DESC: each group's leader and size. */
-static int read_group_desc(struct hpm_perfdata *pd, struct pcur *c)
+static int read_group_desc(struct hpm_perfdata *pd, struct pd_cur *c)
 {
-	uint32_t nr = cur_u32(c);
+	uint32_t nr = pd_take32(c);
 	for (uint32_t i = 0; i < nr && !c->bad; i++) {
 		free(cur_str(c));
-		uint32_t lead = cur_u32(c), n = cur_u32(c);
+		uint32_t lead = pd_take32(c), n = pd_take32(c);
 		if (c->bad)
 			break;
 		if (!n || lead >= pd->meta.nr_events || n > pd->meta.nr_events - lead)
@@ -195,7 +165,7 @@ static int bid_cmp(const void *a, const void *b)
 }
 
 /* HEADER_BUILD_ID: records of (header, pid, build_id[24], filename). */
-static int read_build_ids(struct hpm_perfdata *pd, struct pcur *c)
+static int read_build_ids(struct hpm_perfdata *pd, struct pd_cur *c)
 {
 	size_t cap = (size_t)(c->end - c->p) / 36; /* the smallest record */
 	if (!cap)
@@ -206,7 +176,7 @@ static int read_build_ids(struct hpm_perfdata *pd, struct pcur *c)
 		return -ENOMEM;
 	while (c->end - c->p >= 8 && pd->nr_bids < cap) {
 		uint16_t misc = pd_u16(c->p + 4), size = pd_u16(c->p + 6);
-		const unsigned char *r = cur_bytes(c, size);
+		const unsigned char *r = pd_take(c, size);
 		if (!r || size < 36)
 			return -EBADMSG;
 		size_t k = strnlen((const char *)r + 36, size - 36u);
@@ -238,7 +208,7 @@ const struct pd_bid *hpm__pd_bid_of(const struct hpm_perfdata *pd, const char *n
 
 static int read_feature(struct hpm_perfdata *pd, unsigned bit, struct sect s)
 {
-	struct pcur c = { pd->data + s.off, pd->data + s.off + s.size, false };
+	struct pd_cur c = { pd->data + s.off, pd->data + s.off + s.size, false };
 	switch (bit) {
 	case PD_FEAT_HOSTNAME: return keep_str(pd, cur_str(&c), &pd->meta.host);
 	case PD_FEAT_OSRELEASE: return keep_str(pd, cur_str(&c), &pd->meta.kernel);
