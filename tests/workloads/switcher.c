@@ -4,14 +4,16 @@
  * is switched out N times more than `switcher 0`, then touch PAGES fresh
  * anonymous pages (PAGES page faults more), and exit.
  *
- * Each sleep is a voluntary context switch. Between two sleeps the
- * process runs for microseconds, so a preemption (an extra, involuntary
- * switch) is rare even on a busy machine; tests comparing two runs
- * retry once or twice for it.
+ * Each sleep is a voluntary context switch. On a busy machine the
+ * process is also preempted (involuntary switches), and a fault may
+ * block: with SWITCHER_RUSAGE=FILE it writes the kernel's own count of
+ * its switches so far, "VOLUNTARY INVOLUNTARY" (getrusage, at its end),
+ * which tests compare with the counted ones.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +50,16 @@ int main(int argc, char **argv)
 		madvise(p, (size_t)pages * (size_t)page, MADV_NOHUGEPAGE);
 		for (long i = 0; i < pages; i++)
 			((volatile char *)p)[i * page] = 1;
+	}
+	const char *out = getenv("SWITCHER_RUSAGE");
+	struct rusage ru;
+	if (out && !getrusage(RUSAGE_SELF, &ru)) {
+		FILE *f = fopen(out, "w");
+		if (!f)
+			return 1;
+		fprintf(f, "%ld %ld\n", ru.ru_nvcsw, ru.ru_nivcsw);
+		if (fclose(f))
+			return 1;
 	}
 	return 0;
 }
