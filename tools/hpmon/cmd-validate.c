@@ -278,7 +278,10 @@ static void list_checks(void)
 		const struct vcheck *c = &vchecks[i];
 		const struct vbench *b = vbench__find(c->bench);
 		char ans[32];
-		snprintf(ans, sizeof(ans), "%g/%s", c->per_unit, b ? b->unit : "unit");
+		if (c->add_extra && c->per_unit == 0)
+			snprintf(ans, sizeof(ans), "rusage's");
+		else
+			snprintf(ans, sizeof(ans), "%g/%s", c->per_unit, b ? b->unit : "unit");
 		printf("%-26s %-14s %-13s", c->what, c->bench, ans);
 		for (size_t e = 0; e < sizeof(c->events) / sizeof(c->events[0]) && c->events[e]; e++)
 			printf("%s%s", e ? ", " : " ",

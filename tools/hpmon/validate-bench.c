@@ -331,22 +331,26 @@ __attribute__((no_sanitize("address"))) static void run_faults(struct vstate *st
 	munmap(p, len);
 }
 
-static long nivcsw(void)
+/* The thread's switches as the kernel counts them in rusage: voluntary
+ * and involuntary. */
+static long switches(void)
 {
 	struct rusage ru;
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nvcsw + ru.ru_nivcsw;
 }
 
 /* Sleeps of 1 us: each blocks (the timer slack alone is 50 us) and so
- * switches once. The kernel may also preempt the thread; it reports those
- * switches in rusage, and they belong to the answer. */
+ * switches once; a busy machine also preempts the thread, and a sleep
+ * may block more than once. The answer is the kernel's own count of the
+ * thread's switches (rusage), which the perf event must equal. */
 static void run_sleeps(struct vstate *st, uint64_t n)
 {
 	const struct timespec ts = { 0, 1000 };
-	long before = nivcsw();
+	long before = switches();
 	for (uint64_t i = 0; i < n; i++)
 		nanosleep(&ts, NULL);
-	st->extra = (uint64_t)(nivcsw() - before);
+	long d = switches() - before;
+	st->extra = d > 0 ? (uint64_t)d : 0;
 }
 
 /* The function whose calls a breakpoint counts. */

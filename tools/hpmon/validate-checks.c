@@ -70,9 +70,9 @@ const struct vcheck vchecks[] = {
 	{ "major page faults", "faults", 0, 0, 0, false,
 	  "anonymous memory needs no disk", NULL,
 	  { "major-faults" } },
-	{ "context switches", "sleeps", 1, 0, 0, true,
-	  "each 1 us sleep blocks once, plus the preemptions the kernel reports "
-	  "in rusage", NULL,
+	{ "context switches", "sleeps", 0, 0, 0, true,
+	  "the thread's switches as the kernel counts them in rusage (each 1 us "
+	  "sleep blocks once; preemptions besides)", NULL,
 	  { "context-switches" } },
 	{ "breakpoint hits", "calls", 1, 0, 0, false,
 	  "an execute breakpoint on a function called once per unit", NULL,
