@@ -20,15 +20,19 @@
 /* The whole file, at most MJ_MAX_TEXT bytes (+1 to see that it is over). */
 static char *slurp(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* without blocking: a FIFO at @path must not hang the open; only a
+	 * regular file is read */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat sb;
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		errno = fstat(fd, &sb) ? errno : EINVAL;
+	if (fstat(fd, &sb))
+		goto fail;
+	if (!S_ISREG(sb.st_mode)) {
+		errno = EINVAL;
 		goto fail;
 	}
 	for (;;) {

@@ -74,7 +74,7 @@ static uint64_t dwell(struct stat_mux *m)
 struct stat_mux *stat_mux__new(struct hpm_session *s, const struct hpm_evlist *list,
 			       int nr_counters, const char *core_pmu, uint64_t seed)
 {
-	size_t n = hpm_evlist__count(list), used = 0, total = 0;
+	size_t n = hpm_evlist__count(list), used = 0;
 	struct stat_mux *m;
 
 	if (nr_counters <= 0 || !n)
@@ -109,7 +109,6 @@ struct stat_mux *stat_mux__new(struct hpm_session *s, const struct hpm_evlist *l
 			used = 0;
 		}
 		used += size;
-		total += size;
 		m->leaders[m->nr_leaders] = i;
 		m->leader_set[m->nr_leaders++] = (int)m->nr_sets - 1;
 		for (size_t j = i; j < n; j++)
@@ -125,7 +124,6 @@ struct stat_mux *stat_mux__new(struct hpm_session *s, const struct hpm_evlist *l
 	}
 	m->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	m->cur = -1;
-	(void)total;
 	return m;
 none:
 	stat_mux__free(m);
