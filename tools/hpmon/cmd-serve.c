@@ -24,8 +24,6 @@
 #include "serve.h"
 #include "stat-cmd.h"
 
-#define MAX_SERVE_METRIC_ARGS 64
-
 static const char serve_usage[] =
 	"usage: hpmon serve [--listen ADDR] [-e EVENTS] [-M METRICS] [-C CPUS] [-d SECS]\n"
 	"\n"
@@ -50,8 +48,7 @@ struct serve_opts {
 	const char *listen;
 	char events[4096];
 	struct target tg;
-	const char *mg[MAX_SERVE_METRIC_ARGS], *mi[MAX_SERVE_METRIC_ARGS],
-		*mf[MAX_SERVE_METRIC_ARGS];
+	const char *mg[METRIC_ARGS_MAX], *mi[METRIC_ARGS_MAX], *mf[METRIC_ARGS_MAX];
 	size_t nr_mg, nr_mi, nr_mf;
 	double duration;
 };
@@ -100,14 +97,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return HPM_EXIT_USAGE;
 }
 
-static int keep(const char **v, size_t *n, const char *arg, const char *opt)
-{
-	if (*n >= MAX_SERVE_METRIC_ARGS)
-		return usage_error("too many %s options", opt);
-	v[(*n)++] = arg;
-	return 0;
-}
-
 enum { OPT_METRIC = 256, OPT_METRICS_FILE };
 
 static int parse_opts(int argc, char **argv, struct serve_opts *o)
@@ -133,30 +122,27 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	while ((c = getopt_long(argc, argv, "+:l:e:C:M:d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
-		case 'e': {
-			size_t n = strlen(o->events);
-			if (!optarg[0] || optarg[0] == '-')
-				return usage_error("-e needs an event list, e.g. -e task-clock,page-faults, "
-						   "not '%s'", optarg);
-			if (n + strlen(optarg) + 2 > sizeof(o->events))
-				return usage_error("event list too long: '%s'", optarg);
-			snprintf(o->events + n, sizeof(o->events) - n, "%s%s", n ? "," : "", optarg);
+		case 'e':
+			if (count_args_event("serve", o->events, sizeof(o->events),
+					     argv[optind - 1] == optarg ? argv[optind - 2]
+									 : argv[optind - 1],
+					     optarg))
+				return HPM_EXIT_USAGE;
 			break;
-		}
 		case 'C':
 			if (target_option(&o->tg, c, optarg, &why) < 0)
 				return usage_error(why, optarg);
 			break;
 		case 'M':
-			if (keep(o->mg, &o->nr_mg, optarg, "-M"))
+			if (metric_args_keep("serve", o->mg, &o->nr_mg, optarg, "-M"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRIC:
-			if (keep(o->mi, &o->nr_mi, optarg, "--metric"))
+			if (metric_args_keep("serve", o->mi, &o->nr_mi, optarg, "--metric"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRICS_FILE:
-			if (keep(o->mf, &o->nr_mf, optarg, "--metrics-file"))
+			if (metric_args_keep("serve", o->mf, &o->nr_mf, optarg, "--metrics-file"))
 				return HPM_EXIT_USAGE;
 			break;
 		case 'd':
@@ -176,29 +162,6 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	if (optind < argc)
 		return usage_error("'%s': serve counts the whole machine and runs no command",
 				   argv[optind]);
-	return 0;
-}
-
-/* -C: every CPU must exist; say which are online. */
-static int check_cpus(struct hpm_ctx *ctx, const struct target *tg)
-{
-	char path[512], online[256] = "";
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
-	if ((f = fopen(path, "r"))) {
-		if (fgets(online, sizeof(online), f))
-			online[strcspn(online, "\n")] = '\0';
-		fclose(f);
-	}
-	for (size_t i = 0; i < tg->nr_cpus; i++) {
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d", hpm_ctx__sysfs_root(ctx),
-			 tg->cpus[i]);
-		if (access(path, F_OK) != 0) {
-			fprintf(stderr, "hpmon serve: CPU %d does not exist here (online CPUs: %s)\n",
-				tg->cpus[i], online[0] ? online : "unknown");
-			return HPM_EXIT_USAGE;
-		}
-	}
 	return 0;
 }
 
@@ -264,7 +227,7 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 	if (serve_http_parse_listen(o.listen, host, sizeof(host), &port))
 		return usage_error("--listen takes HOST:PORT, [V6]:PORT or PORT "
 				   "(127.0.0.1:9464, [::1]:9464), not '%s'", o.listen);
-	if ((rc = check_cpus(ctx, &o.tg)))
+	if ((rc = count_args_cpus(ctx, "serve", o.tg.cpus, o.tg.nr_cpus)))
 		return rc;
 	struct metric_args ma = {
 		.groups = o.mg, .nr_groups = o.nr_mg,
