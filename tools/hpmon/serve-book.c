@@ -10,7 +10,8 @@
  *
  *  - at most max series are shown, besides the pinned ones; a step ranks
  *    the rows that grew since the previous step, and the series shown,
- *    by the rate of the ranking event, a shown series by the best rate
+ *    by the rate of the ranking event (per second of the step, a step
+ *    shorter than a second counted as one), a shown series by the best rate
  *    it had in the last hold_ns (so a process that exited keeps its
  *    series, at its final value, until others outrank that rate or the
  *    hold ends);
@@ -228,8 +229,10 @@ int serve_book__step(struct serve_book *b, uint64_t now, double secs)
 	struct serve_series *ns = NULL, *fr = NULL;
 	int rc = -ENOMEM;
 
-	if (!(secs > 1e-3))
-		secs = 1e-3;
+	/* two scrapes a moment apart would make any increase a high rate,
+	 * held for hold_ns: a step is counted as one second at least */
+	if (!(secs > 1.0))
+		secs = 1.0;
 	merge_cands(b);
 	ent = malloc((b->nr_c + b->nr + 1) * sizeof(*ent));
 	if (!ent)

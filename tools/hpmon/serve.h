@@ -94,8 +94,8 @@ struct serve_snap {
 	size_t nr_rows;
 	const struct serve_set *sets;   /* per process, per cgroup (may be none) */
 	size_t nr_sets;
-	const char *ratio_of;           /* "cpu", or NULL: one ratio per event (the
-					 * accounting's group, over all CPUs) */
+	bool one_ratio;                 /* one counted ratio per event, not per CPU:
+					 * the accounting's one group, over all CPUs */
 	const struct serve_metric *metrics;
 	size_t nr_metrics;
 	uint64_t lost;          /* records the kernel dropped */
@@ -134,6 +134,8 @@ const struct serve_snap *serve_count__read(struct serve_count *sc);
 int serve_count__drain(struct serve_count *sc);
 /* How many CPUs are counted. */
 size_t serve_count__nr_cpus(const struct serve_count *sc);
+/* Is it the accounting per task (--per-process, --per-cgroup)? */
+bool serve_count__per_task(const struct serve_count *sc);
 
 /* ---- serve-book.c ---- */
 
@@ -191,6 +193,8 @@ void serve_tasks__free(struct serve_tasks *t);
 size_t serve_tasks__nr_cpus(const struct serve_tasks *t);
 int serve_tasks__cpu(const struct serve_tasks *t, size_t c);
 int serve_tasks__drain(struct serve_tasks *t);
+/* Does the accounting keep so many tasks that the next step renews it? */
+bool serve_tasks__full(const struct serve_tasks *t);
 /*
  * A step: every count brought up to now, the books stepped. Fills @cpus'
  * values (with @ev's factors), *lost, @totals[nr_ev] (every CPU's
