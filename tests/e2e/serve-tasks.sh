@@ -146,6 +146,20 @@ expect_grep "TYPE per cgroup" '^# TYPE hpmon_cgroup_task_clock_seconds_total cou
 expect_grep "the cgroup's series" "^hpmon_cgroup_page_faults_total\\{cgroup=\"/$CGNAME\"\\} [0-9]+$" "$E2E_TMP/x"
 expect_grep "the bound served" '^hpmon_series_max\{by="process"\} 10000$' "$E2E_TMP/x"
 
+# -- the Grafana dashboard's panels per process and per cgroup query
+# series served here
+python3 - "$SRCDIR/examples/grafana-hpmon.json" "$E2E_TMP/x" <<'PY' || fail "examples/grafana-hpmon.json"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+served = set(re.findall(r"^(hpmon_[a-z_]+?)(?:\{| )", open(sys.argv[2]).read(), re.M))
+names = [n for p in d["panels"] for t in p["targets"] for n in re.findall(r"hpmon_[a-z_]+", t["expr"])
+         if n.startswith(("hpmon_process_", "hpmon_cgroup_", "hpmon_other_rows"))]
+assert len(names) >= 3, names
+for n in names:
+    if n not in served:
+        sys.exit("the dashboard queries %s, which hpmon serve --per-process --per-cgroup does not serve" % n)
+PY
+
 # -- Prometheus: the exited workload's count as served, and rates of a
 # spinning one, per process and per cgroup
 echo "$SPN -s 8000; :" >&7
