@@ -142,7 +142,8 @@ static int cand_cmp(const void *x, const void *y)
 static void merge_cands(struct serve_book *b)
 {
 	size_t n = 0;
-	qsort(b->c, b->nr_c, sizeof(*b->c), cand_cmp);
+	if (b->nr_c > 1)
+		qsort(b->c, b->nr_c, sizeof(*b->c), cand_cmp);
 	for (size_t i = 0; i < b->nr_c; i++) {
 		struct cand *c = &b->c[i];
 		if (n && !strcmp(b->c[n - 1].labels, c->labels)) {
