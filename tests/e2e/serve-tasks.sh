@@ -103,7 +103,7 @@ PY
 
 # the most series: a machine that builds starts thousands of processes a
 # minute, and each may keep its series for the hold time
-start_serve -e page-faults,task-clock --per-process=10000 --per-cgroup=100
+start_serve -e page-faults,task-clock --per-process=10000 --per-cgroup
 expect_grep "the start line" "counting on [0-9]+ CPUs, every task" "$E2E_TMP/serve.err"
 start_prometheus "${SERVE_URL#http://}"
 
@@ -145,6 +145,7 @@ expect_grep "TYPE per process" '^# TYPE hpmon_process_page_faults_total counter$
 expect_grep "TYPE per cgroup" '^# TYPE hpmon_cgroup_task_clock_seconds_total counter$' "$E2E_TMP/x"
 expect_grep "the cgroup's series" "^hpmon_cgroup_page_faults_total\\{cgroup=\"/$CGNAME\"\\} [0-9]+$" "$E2E_TMP/x"
 expect_grep "the bound served" '^hpmon_series_max\{by="process"\} 10000$' "$E2E_TMP/x"
+expect_grep "--per-cgroup's default" '^hpmon_series_max\{by="cgroup"\} 50$' "$E2E_TMP/x"
 
 # -- the Grafana dashboard's panels per process and per cgroup query
 # series served here
@@ -215,6 +216,19 @@ PY
 done
 promtool check metrics <"$E2E_TMP/b1" >"$E2E_TMP/promtool" 2>&1 ||
 	fail "promtool check metrics: $(cat "$E2E_TMP/promtool")"
+# every series, [other] included, only grows from one scrape to the next
+# while it is there (a series that left may be gone)
+python3 - "$E2E_TMP/b0" "$E2E_TMP/b1" "$E2E_TMP/b2" <<'PY' || fail "a counter went down (above)"
+import re, sys
+def load(path):
+    return {(m.group(1), m.group(2)): float(m.group(3)) for m in
+            re.finditer(r"^(hpmon_(?:process|cgroup)_[a-z_]+_total)\{(.*)\} (\S+)$", open(path).read(), re.M)}
+scrapes = [load(p) for p in sys.argv[1:]]
+for a, b in zip(scrapes, scrapes[1:]):
+    for k, v in b.items():
+        if k in a and v < a[k]:
+            sys.exit("%s{%s} went down: %s -> %s" % (k[0], k[1], a[k], v))
+PY
 # the 8 ran in the step before b1: at least 5 of them are in [other]
 other=$(sed -n 's/^hpmon_other_rows{by="process"} \([0-9]*\)$/\1/p' "$E2E_TMP/b1")
 expect_in "processes counted in [other] while the 8 ran" 5 100000 "$other"

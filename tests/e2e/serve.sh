@@ -37,6 +37,9 @@ expect_eq "status of --per-process=0" 129 "$HPM_STATUS"
 expect_grep "--per-process=0 message" "per-process=N takes a number of series from 1 to 10000, not '0'" "$E2E_TMP/err"
 hpm serve --per-cgroup=many --listen 127.0.0.1:0 -d 1
 expect_eq "status of --per-cgroup=many" 129 "$HPM_STATUS"
+hpm serve --per-process -e exec:main,task-clock --listen 127.0.0.1:0 -d 1
+expect_eq "status of exec: per process" 129 "$HPM_STATUS"
+expect_grep "exec: per process message" "'exec:main' counts in one program and cannot be counted system-wide per task" "$E2E_TMP/err"
 hpm serve -e '' --listen 127.0.0.1:0 -d 1
 expect_eq "status of -e ''" 129 "$HPM_STATUS"
 expect_grep "-e '' message" "option '-e' needs a value: the event list is empty" "$E2E_TMP/err"
