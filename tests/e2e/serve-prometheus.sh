@@ -14,42 +14,8 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 start_serve -e task-clock,page-faults,context-switches -M cpus_utilized
 target=${SERVE_URL#http://}
 
-cat >"$E2E_TMP/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: hpmon
-    static_configs:
-      - targets: ['$target']
-YML
-promtool check config "$E2E_TMP/prometheus.yml" >/dev/null || fail "promtool refuses the test's config"
+start_prometheus "$target"
 
-# Prometheus on a free loopback port, its data in the scratch directory.
-for try in 1 2 3 4 5; do
-	pport=$(free_port)
-	bg timeout -k 5 100 prometheus --config.file="$E2E_TMP/prometheus.yml" \
-		--storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address="127.0.0.1:$pport" \
-		--log.level=warn 2>"$E2E_TMP/prom.err"
-	PROM_PID=$BG_PID
-	PROM=http://127.0.0.1:$pport
-	ready() { curl -sf --max-time 2 "$PROM/-/ready" >/dev/null || ! kill -0 "$PROM_PID" 2>/dev/null; }
-	wait_for "Prometheus to be ready" 60 ready
-	kill -0 "$PROM_PID" 2>/dev/null && break
-	wait "$PROM_PID" || true
-	grep -q "address already in use" "$E2E_TMP/prom.err" ||
-		fail "prometheus did not start: $(tail -5 "$E2E_TMP/prom.err")"
-	note "port $pport was taken meanwhile, trying another"
-done
-kill -0 "$PROM_PID" 2>/dev/null || fail "no free port for Prometheus in 5 tries"
-
-# query EXPR: the number of series PromQL returns now
-query() {
-	curl -sf --max-time 5 -G "$PROM/api/v1/query" --data-urlencode "query=$1" >"$E2E_TMP/q.json" ||
-		{ echo 0; return; }
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"]=="success"; print(len(d["data"]["result"]))' "$E2E_TMP/q.json"
-}
 rates_there() {
 	[ "$(query 'rate(hpmon_task_clock_seconds_total[5s])')" -eq "$ncpu" ] &&
 		[ "$(query 'rate(hpmon_page_faults_total[5s])')" -eq "$ncpu" ] &&
@@ -78,7 +44,6 @@ PY
 [ "$(query 'hpmon_metric_cpus_utilized')" -eq 1 ] || fail "no hpmon_metric_cpus_utilized in Prometheus"
 [ "$(query 'hpmon_counted_ratio')" -eq $((3 * ncpu)) ] || fail "hpmon_counted_ratio: not $((3 * ncpu)) series"
 
-kill -TERM "$PROM_PID"
-wait "$PROM_PID" || true
+stop_prometheus
 stop_serve
 echo "PASS: $E2E_NAME"

@@ -32,6 +32,17 @@ expect_eq "status of an unknown event" 129 "$HPM_STATUS"
 hpm serve --listen 192.0.2.1:9464 -d 1 -e task-clock
 expect_eq "status of an address not this machine's" 1 "$HPM_STATUS"
 expect_grep "address message" "no interface of this machine has that address" "$E2E_TMP/err"
+hpm serve --per-process=0 --listen 127.0.0.1:0 -d 1
+expect_eq "status of --per-process=0" 129 "$HPM_STATUS"
+expect_grep "--per-process=0 message" "per-process=N takes a number of series from 1 to 10000, not '0'" "$E2E_TMP/err"
+hpm serve --per-cgroup=many --listen 127.0.0.1:0 -d 1
+expect_eq "status of --per-cgroup=many" 129 "$HPM_STATUS"
+hpm serve --per-process -e exec:main,task-clock --listen 127.0.0.1:0 -d 1
+expect_eq "status of exec: per process" 129 "$HPM_STATUS"
+expect_grep "exec: per process message" "'exec:main' counts in one program and cannot be counted system-wide per task" "$E2E_TMP/err"
+hpm serve -e '' --listen 127.0.0.1:0 -d 1
+expect_eq "status of -e ''" 129 "$HPM_STATUS"
+expect_grep "-e '' message" "option '-e' needs a value: the event list is empty" "$E2E_TMP/err"
 # -d: stops by itself, status 0
 hpm serve --listen 127.0.0.1:0 -e task-clock -d 0.3
 expect_eq "status after -d 0.3" 0 "$HPM_STATUS"
@@ -147,7 +158,8 @@ expect_grep "port in use message" "in use.*another program listens there" "$E2E_
 
 stop_serve
 
-# -- the Grafana dashboard: JSON, each query on series hpmon serves
+# -- the Grafana dashboard: JSON, each query on series hpmon serves (those
+# per process and per cgroup: tests/e2e/serve-tasks.sh)
 python3 - "$SRCDIR/examples/grafana-hpmon.json" "$E2E_TMP/c" <<'PY' || fail "examples/grafana-hpmon.json"
 import json, re, sys
 d = json.load(open(sys.argv[1]))
@@ -156,6 +168,8 @@ exprs = [t["expr"] for p in d["panels"] for t in p["targets"]]
 assert len(exprs) >= 6, exprs
 for e in exprs:
     for name in re.findall(r"hpmon_[a-z_]+", e):
+        if name.startswith(("hpmon_process_", "hpmon_cgroup_", "hpmon_other_rows")):
+            continue
         # cycles and instructions are served where the machine counts them
         if name not in served and name not in ("hpmon_cycles_total", "hpmon_instructions_total"):
             sys.exit("the dashboard queries %s, which hpmon serve does not serve" % name)

@@ -4,7 +4,11 @@
  * event names (lower case, [a-z0-9_] only, the unit appended once), the
  * Accept header's choice of OpenMetrics, and the whole text of a small
  * snapshot in both formats, byte for byte, with label values and help
- * that hold quotes, backslashes, newlines and bytes that are not ASCII.
+ * that hold quotes, backslashes, newlines and bytes that are not ASCII;
+ * families per process and per cgroup (their series, [other], the
+ * metrics per series, one counted ratio per event, the bound and the rows
+ * in [other]), and label values escaped and cut without splitting an
+ * escape.
  * The tool is not a library: its file is compiled into this test.
  */
 #include <setjmp.h>
@@ -203,6 +207,89 @@ static void test_numbers(void **state)
 	free(b.p);
 }
 
+/* Label values: escapes, '?' for what is not printable ASCII, cut to the
+ * buffer but never inside an escape. */
+static void test_label(void **state)
+{
+	char out[16];
+	assert_int_equal(serve_expo_label(out, sizeof(out), "a\"b\\c\nd\xc3\xa9"), 12);
+	assert_string_equal(out, "a\\\"b\\\\c\\nd??");
+	assert_int_equal(serve_expo_label(out, 5, "abc\"d"), 3);
+	assert_string_equal(out, "abc");
+	assert_int_equal(serve_expo_label(out, 1, "abc"), 0);
+	assert_string_equal(out, "");
+}
+
+/* One event per CPU and per process: two processes shown (a pinned one
+ * among them), [other], a metric per series (n/a for one), one counted
+ * ratio per event. */
+static struct serve_event ev1[1] = {
+	{ .name = "hpmon_page_faults", .event = "page-faults", .shown = true, .factor = 1 },
+};
+static double vals1[2] = { 10, 20 };
+static double ratios1[2] = { 0.5, 0.5 };
+static bool oks1[2] = { true, true };
+static const struct serve_rows rows1 = {
+	.label = "cpu", .nr = 2, .key = keys, .val = vals1, .ratio = ratios1, .ok = oks1,
+};
+static uint64_t v_idle[1] = { 4 }, v_p[1] = { 25 }, other1[1] = { 1 };
+static double mv_idle[1] = { 9 }, mv_p[1] = { 2.5 };
+static struct serve_series series1[2] = {
+	{ .labels = "comm=\"[idle]\"", .pinned = true, .v = v_idle, .mv = mv_idle },
+	{ .labels = "pid=\"7\",comm=\"a\\\"b\",cgroup=\"/x\"", .v = v_p, .mv = mv_p },
+};
+static const struct serve_set set1 = {
+	.by = "process", .s = series1, .nr = 2, .other = other1,
+	.other_labels = "comm=\"[other]\"", .max = 20, .folded = 3,
+};
+static const struct serve_metric met1[1] = {
+	{ .name = "hpmon_metric_pf", .metric = "pf", .unit = "", .desc = "", .value = 30, .ok = true },
+};
+static const struct serve_snap snap1 = {
+	.ev = ev1, .nr_ev = 1, .rows = &rows1, .nr_rows = 1, .sets = &set1, .nr_sets = 1,
+	.one_ratio = true, .metrics = met1, .nr_metrics = 1, .start_time = 1, .scrapes = 1,
+};
+
+static void test_sets(void **state)
+{
+	static const char want[] =
+		"# TYPE hpmon_page_faults counter\n"
+		"# HELP hpmon_page_faults page-faults, counted system-wide, per CPU\n"
+		"hpmon_page_faults_total{cpu=\"0\"} 10\n"
+		"hpmon_page_faults_total{cpu=\"1\"} 20\n"
+		"# TYPE hpmon_process_page_faults counter\n"
+		"# HELP hpmon_process_page_faults page-faults, per process: the 20 most active, "
+		"[other] the rest\n"
+		"hpmon_process_page_faults_total{comm=\"[idle]\"} 4\n"
+		"hpmon_process_page_faults_total{pid=\"7\",comm=\"a\\\"b\",cgroup=\"/x\"} 25\n"
+		"hpmon_process_page_faults_total{comm=\"[other]\"} 1\n"
+		"# TYPE hpmon_metric_pf gauge\n"
+		"# HELP hpmon_metric_pf pf, over the time since the previous scrape\n"
+		"hpmon_metric_pf 30\n"
+		"# TYPE hpmon_process_metric_pf gauge\n"
+		"# HELP hpmon_process_metric_pf pf per process, over the time since the previous "
+		"scrape\n"
+		"hpmon_process_metric_pf{pid=\"7\",comm=\"a\\\"b\",cgroup=\"/x\"} 2.5\n"
+		"# TYPE hpmon_counted_ratio gauge\n"
+		"# HELP hpmon_counted_ratio share of the time enabled that the event was on a counter "
+		"(1: not multiplexed)\n"
+		"hpmon_counted_ratio{event=\"page-faults\"} 0.5\n"
+		"# TYPE hpmon_series_max gauge\n"
+		"# HELP hpmon_series_max the most series shown per process or cgroup, besides "
+		"[other], [idle], [lost] and [unattributed] (--per-process=N, --per-cgroup=N)\n"
+		"hpmon_series_max{by=\"process\"} 20\n"
+		"# TYPE hpmon_other_rows gauge\n"
+		"# HELP hpmon_other_rows processes or cgroups that grew since the previous scrape "
+		"and counted in [other], having no series of their own\n"
+		"hpmon_other_rows{by=\"process\"} 3\n";
+	size_t len = 0;
+	char *t = serve_expo(&snap1, true, &len);
+	assert_non_null(t);
+	if (strncmp(t, want, strlen(want)))
+		fail_msg("got:\n%s\nexpected to start with:\n%s", t, want);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +298,8 @@ int main(void)
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_label),
+		cmocka_unit_test(test_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

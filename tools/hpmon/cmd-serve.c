@@ -2,10 +2,11 @@
 /*
  * hpmon serve: count system-wide, continuously, and serve the counts to
  * Prometheus at /metrics (serve.h: counting, exposition, HTTP). The main
- * thread sets up, then waits for SIGINT, SIGTERM or the end of -d; the
- * HTTP server's one thread reads the counts at each scrape. Nothing else
- * touches the session while the server runs, and the server is stopped
- * before the session is freed.
+ * thread sets up, then waits for SIGINT, SIGTERM or the end of -d, and
+ * meanwhile reads the accounting's buffers every DRAIN_MS (per process and
+ * per cgroup); the HTTP server's one thread reads the counts at each
+ * scrape. The two take turns under one lock, and the server is stopped
+ * before the counting is freed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,10 +25,14 @@
 #include "serve.h"
 #include "stat-cmd.h"
 
-#define MAX_SERVE_METRIC_ARGS 64
+#define DRAIN_MS 100    /* the accounting's buffers stay small: as stat -a --per-process */
+#define DEFAULT_PROCESSES 20
+#define DEFAULT_CGROUPS 50
+#define MAX_SERIES 10000
 
 static const char serve_usage[] =
 	"usage: hpmon serve [--listen ADDR] [-e EVENTS] [-M METRICS] [-C CPUS] [-d SECS]\n"
+	"                   [--per-process[=N]] [--per-cgroup[=N]]\n"
 	"\n"
 	"Count events on every CPU, continuously, and serve the counts to Prometheus\n"
 	"at http://ADDR/metrics (OpenMetrics, or Prometheus text 0.0.4 for clients\n"
@@ -40,6 +45,9 @@ static const char serve_usage[] =
 	"  -M, --metrics GROUPS   metrics to serve as gauges (ipc, software, ...)\n"
 	"      --metric 'NAME = FORMULA'  a metric of your own\n"
 	"      --metrics-file FILE  metrics defined in FILE (docs/metrics.md)\n"
+	"      --per-process[=N]  also series per process: the N most active (default 20)\n"
+	"                         by the first event, the rest summed in [other]\n"
+	"      --per-cgroup[=N]   also series per cgroup: the N most active (default 50)\n"
 	"  -d, --duration SECS    stop after SECS seconds\n"
 	"  -h, --help             this help\n"
 	"\n"
@@ -50,10 +58,10 @@ struct serve_opts {
 	const char *listen;
 	char events[4096];
 	struct target tg;
-	const char *mg[MAX_SERVE_METRIC_ARGS], *mi[MAX_SERVE_METRIC_ARGS],
-		*mf[MAX_SERVE_METRIC_ARGS];
+	const char *mg[METRIC_ARGS_MAX], *mi[METRIC_ARGS_MAX], *mf[METRIC_ARGS_MAX];
 	size_t nr_mg, nr_mi, nr_mf;
 	double duration;
+	size_t per_process, per_cgroup;
 };
 
 int serve_http_parse_listen(const char *arg, char *host, size_t hlen, unsigned *port)
@@ -100,15 +108,26 @@ static int usage_error(const char *fmt, const char *arg)
 	return HPM_EXIT_USAGE;
 }
 
-static int keep(const char **v, size_t *n, const char *arg, const char *opt)
+enum { OPT_METRIC = 256, OPT_METRICS_FILE, OPT_PER_PROCESS, OPT_PER_CGROUP };
+
+/* --per-process[=N], --per-cgroup[=N]: the bound on their series. */
+static int series_bound(const char *opt, const char *arg, size_t dflt, size_t *out)
 {
-	if (*n >= MAX_SERVE_METRIC_ARGS)
-		return usage_error("too many %s options", opt);
-	v[(*n)++] = arg;
+	char *end;
+	if (!arg) {
+		*out = dflt;
+		return 0;
+	}
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (!arg[0] || *end || errno || v < 1 || v > MAX_SERIES) {
+		fprintf(stderr, "hpmon serve: %s=N takes a number of series from 1 to %d, not '%s'\n"
+				"See 'hpmon serve --help'.\n", opt, MAX_SERIES, arg);
+		return HPM_EXIT_USAGE;
+	}
+	*out = (size_t)v;
 	return 0;
 }
-
-enum { OPT_METRIC = 256, OPT_METRICS_FILE };
 
 static int parse_opts(int argc, char **argv, struct serve_opts *o)
 {
@@ -120,6 +139,8 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "per-process", optional_argument, NULL, OPT_PER_PROCESS },
+		{ "per-cgroup", optional_argument, NULL, OPT_PER_CGROUP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -133,30 +154,35 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	while ((c = getopt_long(argc, argv, "+:l:e:C:M:d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l': o->listen = optarg; break;
-		case 'e': {
-			size_t n = strlen(o->events);
-			if (!optarg[0] || optarg[0] == '-')
-				return usage_error("-e needs an event list, e.g. -e task-clock,page-faults, "
-						   "not '%s'", optarg);
-			if (n + strlen(optarg) + 2 > sizeof(o->events))
-				return usage_error("event list too long: '%s'", optarg);
-			snprintf(o->events + n, sizeof(o->events) - n, "%s%s", n ? "," : "", optarg);
+		case 'e':
+			if (count_args_event("serve", o->events, sizeof(o->events),
+					     argv[optind - 1] == optarg ? argv[optind - 2]
+									 : argv[optind - 1],
+					     optarg))
+				return HPM_EXIT_USAGE;
 			break;
-		}
 		case 'C':
 			if (target_option(&o->tg, c, optarg, &why) < 0)
 				return usage_error(why, optarg);
 			break;
 		case 'M':
-			if (keep(o->mg, &o->nr_mg, optarg, "-M"))
+			if (metric_args_keep("serve", o->mg, &o->nr_mg, optarg, "-M"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRIC:
-			if (keep(o->mi, &o->nr_mi, optarg, "--metric"))
+			if (metric_args_keep("serve", o->mi, &o->nr_mi, optarg, "--metric"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRICS_FILE:
-			if (keep(o->mf, &o->nr_mf, optarg, "--metrics-file"))
+			if (metric_args_keep("serve", o->mf, &o->nr_mf, optarg, "--metrics-file"))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_PER_PROCESS:
+			if (series_bound("--per-process", optarg, DEFAULT_PROCESSES, &o->per_process))
+				return HPM_EXIT_USAGE;
+			break;
+		case OPT_PER_CGROUP:
+			if (series_bound("--per-cgroup", optarg, DEFAULT_CGROUPS, &o->per_cgroup))
 				return HPM_EXIT_USAGE;
 			break;
 		case 'd':
@@ -179,73 +205,64 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	return 0;
 }
 
-/* -C: every CPU must exist; say which are online. */
-static int check_cpus(struct hpm_ctx *ctx, const struct target *tg)
-{
-	char path[512], online[256] = "";
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
-	if ((f = fopen(path, "r"))) {
-		if (fgets(online, sizeof(online), f))
-			online[strcspn(online, "\n")] = '\0';
-		fclose(f);
-	}
-	for (size_t i = 0; i < tg->nr_cpus; i++) {
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d", hpm_ctx__sysfs_root(ctx),
-			 tg->cpus[i]);
-		if (access(path, F_OK) != 0) {
-			fprintf(stderr, "hpmon serve: CPU %d does not exist here (online CPUs: %s)\n",
-				tg->cpus[i], online[0] ? online : "unknown");
-			return HPM_EXIT_USAGE;
-		}
-	}
-	return 0;
-}
+/* The counting and the lock the two threads take turns under. */
+struct serve_state {
+	struct serve_count *sc;
+	pthread_mutex_t lock;
+	bool said;      /* a drain failure said once */
+};
 
 static char *render(void *arg, bool om, uint64_t scrapes, uint64_t rejected, size_t *len)
 {
-	struct serve_count *sc = arg;
-	const struct serve_snap *cs = serve_count__read(sc);
-	if (!cs)
-		return NULL;
-	struct serve_snap s = *cs;
-	s.scrapes = scrapes;
-	s.rejected = rejected;
-	return serve_expo(&s, om, len);
+	struct serve_state *st = arg;
+	char *text = NULL;
+	pthread_mutex_lock(&st->lock);
+	const struct serve_snap *cs = serve_count__read(st->sc);
+	if (cs) {
+		struct serve_snap s = *cs;
+		s.scrapes = scrapes;
+		s.rejected = rejected;
+		text = serve_expo(&s, om, len);
+	}
+	pthread_mutex_unlock(&st->lock);
+	return text;
 }
 
-/* Until SIGINT or SIGTERM, or the end of -d. The signals are blocked in
- * every thread (the server's inherits the mask) and taken here. */
-static int wait_stop(const sigset_t *set, double duration)
+static void drain(struct serve_state *st)
 {
-	struct timespec end, now;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)duration;
-	end.tv_nsec += (long)((duration - (double)(time_t)duration) * 1e9);
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
+	pthread_mutex_lock(&st->lock);
+	int rc = serve_count__drain(st->sc);
+	pthread_mutex_unlock(&st->lock);
+	if (rc < 0 && !st->said) {
+		fprintf(stderr, "hpmon serve: reading the accounting's buffers failed: %s; "
+			"the counts go on, the tasks' names may be missing\n", hpm_strerror(rc));
+		st->said = true;
 	}
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Until SIGINT or SIGTERM, or the end of -d, draining every DRAIN_MS. The
+ * signals are blocked in every thread (the server's inherits the mask)
+ * and taken here. */
+static int wait_stop(const sigset_t *set, double duration, struct serve_state *st)
+{
+	uint64_t end = duration ? ms_now() + (uint64_t)(duration * 1000.0 + 0.5) : UINT64_MAX;
 	for (;;) {
-		if (!duration) {
-			int sig;
-			if (!sigwait(set, &sig))
-				return sig;
-			continue;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		struct timespec left = { end.tv_sec - now.tv_sec, end.tv_nsec - now.tv_nsec };
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (left.tv_sec < 0)
+		uint64_t now = ms_now();
+		if (now >= end)
 			return 0;
+		uint64_t step = end - now < DRAIN_MS ? end - now : DRAIN_MS;
+		struct timespec left = { 0, (long)step * 1000000L };
 		int sig = sigtimedwait(set, NULL, &left);
 		if (sig > 0)
 			return sig;
-		if (errno == EAGAIN)
-			return 0;
+		drain(st);
 	}
 }
 
@@ -264,7 +281,7 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 	if (serve_http_parse_listen(o.listen, host, sizeof(host), &port))
 		return usage_error("--listen takes HOST:PORT, [V6]:PORT or PORT "
 				   "(127.0.0.1:9464, [::1]:9464), not '%s'", o.listen);
-	if ((rc = check_cpus(ctx, &o.tg)))
+	if ((rc = count_args_cpus(ctx, "serve", o.tg.cpus, o.tg.nr_cpus)))
 		return rc;
 	struct metric_args ma = {
 		.groups = o.mg, .nr_groups = o.nr_mg,
@@ -276,7 +293,10 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 		.cpus = o.tg.nr_cpus ? o.tg.cpus : NULL,
 		.nr_cpus = o.tg.nr_cpus,
 		.metrics = &ma,
+		.per_process = o.per_process,
+		.per_cgroup = o.per_cgroup,
 	};
+	struct serve_state st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	/* taken by sigwait below, so never ignored: a shell starts background
 	 * jobs with SIGINT ignored, and a service must still stop on it */
 	signal(SIGINT, SIG_DFL);
@@ -290,15 +310,16 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 	rc = serve_count__new(ctx, &co, &sc);
 	if (rc)
 		return rc;
-	http = serve_http__start(host, port, render, sc, bound, sizeof(bound));
+	st.sc = sc;
+	http = serve_http__start(host, port, render, &st, bound, sizeof(bound));
 	if (!http) {
 		serve_count__free(sc);
 		return HPM_EXIT_FAIL;
 	}
-	fprintf(stderr, "hpmon serve: counting on %zu CPUs; serving http://%s/metrics\n",
-		serve_count__nr_cpus(sc), bound);
+	fprintf(stderr, "hpmon serve: counting on %zu CPUs%s; serving http://%s/metrics\n",
+		serve_count__nr_cpus(sc), serve_count__per_task(sc) ? ", every task" : "", bound);
 	fflush(stderr);
-	wait_stop(&set, o.duration);
+	wait_stop(&set, o.duration, &st);
 	serve_http__stop(http);
 	serve_count__free(sc);
 	return HPM_EXIT_OK;

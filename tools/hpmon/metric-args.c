@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hpmon/hpmon.h>
 #include <hpmon/metric.h>
@@ -118,4 +119,72 @@ int metric_args_load(struct hpm_ctx *ctx, const char *cmd, const struct metric_a
 		*sel = NULL;
 	}
 	return rc;
+}
+
+int metric_args_keep(const char *cmd, const char **v, size_t *n, const char *arg,
+		     const char *opt)
+{
+	if (*n >= METRIC_ARGS_MAX) {
+		fprintf(stderr, "hpmon %s: too many %s options (at most %d)\n"
+				"See 'hpmon %s --help'.\n", cmd, opt, METRIC_ARGS_MAX, cmd);
+		return HPM_EXIT_USAGE;
+	}
+	v[(*n)++] = arg;
+	return 0;
+}
+
+int count_args_append(char *events, size_t len, const char *spec)
+{
+	size_t n = strlen(events);
+	if (n + strlen(spec) + 2 > len)
+		return -1;
+	snprintf(events + n, len - n, "%s%s", n ? "," : "", spec);
+	return 0;
+}
+
+int count_args_event(const char *cmd, char *events, size_t len, const char *opt,
+		     const char *val)
+{
+	if (!val[0] || val[0] == '-') {
+		char name[64];
+		/* the option's name without a value joined to it ("--event=", "-e-x") */
+		snprintf(name, sizeof(name), "%.*s",
+			 opt[1] == '-' ? (int)strcspn(opt, "=") : 2, opt);
+		fprintf(stderr, "hpmon %s: option '%s' needs a value: ", cmd, name);
+		if (val[0])
+			fprintf(stderr, "'%s' is an option, not an event list\n", val);
+		else
+			fprintf(stderr, "the event list is empty\n");
+		fprintf(stderr, "  e.g. '%s task-clock,page-faults'; 'hpmon list' shows the events\n"
+				"See 'hpmon %s --help'.\n", name, cmd);
+		return HPM_EXIT_USAGE;
+	}
+	if (count_args_append(events, len, val)) {
+		fprintf(stderr, "hpmon %s: event list too long: '%s'\nSee 'hpmon %s --help'.\n",
+			cmd, val, cmd);
+		return HPM_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int count_args_cpus(struct hpm_ctx *ctx, const char *cmd, const int *cpus, size_t nr)
+{
+	char path[512], online[256] = "";
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
+	if ((f = fopen(path, "r"))) {
+		if (fgets(online, sizeof(online), f))
+			online[strcspn(online, "\n")] = '\0';
+		fclose(f);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
+			 hpm_ctx__sysfs_root(ctx), cpus[i]);
+		if (access(path, F_OK) != 0) {
+			fprintf(stderr, "hpmon %s: CPU %d does not exist here (online CPUs: %s)\n",
+				cmd, cpus[i], online[0] ? online : "unknown");
+			return HPM_EXIT_USAGE;
+		}
+	}
+	return 0;
 }

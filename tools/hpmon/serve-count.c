@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon serve's counting side: one session on the CPUs (HPM_TARGET_CPUS,
- * as `stat -a`), kept open and read at every scrape. Counters must never
+ * as `stat -a`), kept open and read at every scrape; or, with
+ * --per-process or --per-cgroup, the accounting per task (serve-tasks.c),
+ * which gives the per-CPU counts as well. Counters must never
  * go down, or Prometheus takes it for a restart: a multiplexed count is
  * scaled (value * enabled / running), and the estimate can fall a little
  * when the event gets more time, so each series shows the largest value
@@ -31,10 +33,13 @@ struct serve_count {
 	struct hpm_msel *sel;
 	size_t nr_ev;
 	struct serve_event *ev;
-	struct serve_rows cpus;       /* the one row set so far */
+	struct serve_tasks *tasks;    /* per process or cgroup, else NULL */
+	struct serve_rows cpus;       /* the one row set */
+	struct serve_set sets[2];     /* per process, per cgroup */
 	struct serve_metric *metrics;
 	size_t nr_metrics;
 	double *prev_total;           /* totals at the previous scrape (metric inputs) */
+	double *step_total;           /* the accounting's increase over the step */
 	uint64_t prev_ns;
 	struct serve_snap snap;
 };
@@ -51,6 +56,7 @@ void serve_count__free(struct serve_count *sc)
 	if (!sc)
 		return;
 	hpm_session__free(sc->s);
+	serve_tasks__free(sc->tasks);
 	hpm_msel__free(sc->sel);
 	hpm_metricset__free(sc->ms);
 	hpm_evlist__free(sc->list);
@@ -61,12 +67,18 @@ void serve_count__free(struct serve_count *sc)
 	free(sc->cpus.ok);
 	free(sc->metrics);
 	free(sc->prev_total);
+	free(sc->step_total);
 	free(sc);
 }
 
 size_t serve_count__nr_cpus(const struct serve_count *sc)
 {
 	return sc->cpus.nr;
+}
+
+bool serve_count__per_task(const struct serve_count *sc)
+{
+	return sc->tasks != NULL;
 }
 
 /* The unit an event's count is shown in, into @buf, and the factor to get
@@ -122,6 +134,40 @@ static int make_list(struct serve_count *sc, const struct serve_count_opts *o, s
 	}
 	free(spec);
 	return HPM_EXIT_OK;
+}
+
+/* Why the accounting could not be opened (one group per CPU: every event
+ * or none). */
+static int tasks_failed(struct serve_count *sc, int err, size_t bad)
+{
+	const struct hpm_event *ev = hpm_evlist__event(sc->list, bad == SIZE_MAX ? 0 : bad);
+	char why[320];
+	if (err == -EOPNOTSUPP && bad != SIZE_MAX &&
+	    (hpm_event__kind(ev) == HPM_EV_LOCATION || hpm_event__kind(ev) == HPM_EV_SWCOUNTER)) {
+		fprintf(stderr, "hpmon serve: '%s' counts in one program and cannot be counted "
+			"system-wide per task: drop it\n", hpm_event__name(ev));
+		return HPM_EXIT_USAGE;
+	}
+	advice_open(sc->ctx, ev, err, ADVICE_SYSTEM, why, sizeof(why));
+	if (bad == SIZE_MAX)
+		fprintf(stderr, "hpmon serve: cannot count every task of the machine: %s\n", why);
+	else
+		fprintf(stderr, "hpmon serve: cannot count '%s' on every CPU (each task's share "
+			"needs every event in one group; drop it, or serve without "
+			"--per-process/--per-cgroup): %s\n", hpm_event__name(ev), why);
+	return HPM_EXIT_FAIL;
+}
+
+static int open_tasks(struct serve_count *sc, const struct serve_count_opts *o)
+{
+	struct serve_tasks_opts to = {
+		.cpus = o->cpus, .nr_cpus = o->nr_cpus,
+		.per_process = o->per_process, .per_cgroup = o->per_cgroup,
+		.sel = sc->sel,
+	};
+	size_t bad;
+	int rc = serve_tasks__new(sc->list, &to, &sc->tasks, &bad);
+	return rc ? tasks_failed(sc, rc, bad) : HPM_EXIT_OK;
 }
 
 static int open_session(struct serve_count *sc, const struct serve_count_opts *o)
@@ -202,12 +248,13 @@ int serve_count__new(struct hpm_ctx *ctx, const struct serve_count_opts *o,
 		fprintf(stderr, "hpmon serve: cannot bind the metrics to their events\n");
 		goto fail;
 	}
-	rc = open_session(sc, o);
+	rc = o->per_process || o->per_cgroup ? open_tasks(sc, o) : open_session(sc, o);
 	if (rc)
 		goto fail;
 	sc->prev_ns = mono_ns();
 
-	size_t nc = hpm_session__nr_cpus(sc->s), ne = sc->nr_ev;
+	size_t nc = sc->tasks ? serve_tasks__nr_cpus(sc->tasks) : hpm_session__nr_cpus(sc->s);
+	size_t ne = sc->nr_ev;
 	sc->cpus.label = "cpu";
 	sc->cpus.nr = nc;
 	sc->cpus.key = calloc(nc ? nc : 1, sizeof(*sc->cpus.key));
@@ -216,11 +263,14 @@ int serve_count__new(struct hpm_ctx *ctx, const struct serve_count_opts *o,
 	sc->cpus.ok = calloc(nc * ne + 1, sizeof(bool));
 	sc->nr_metrics = sc->sel ? hpm_msel__count(sc->sel) : 0;
 	sc->metrics = calloc(sc->nr_metrics + 1, sizeof(*sc->metrics));
+	sc->step_total = calloc(ne + 1, sizeof(double));
 	rc = HPM_EXIT_FAIL;
-	if (!sc->cpus.key || !sc->cpus.val || !sc->cpus.ratio || !sc->cpus.ok || !sc->metrics)
+	if (!sc->cpus.key || !sc->cpus.val || !sc->cpus.ratio || !sc->cpus.ok || !sc->metrics ||
+	    !sc->step_total)
 		goto fail;
 	for (size_t c = 0; c < nc; c++)
-		snprintf(sc->cpus.key[c], sizeof(sc->cpus.key[c]), "%d", hpm_session__cpu(sc->s, c));
+		snprintf(sc->cpus.key[c], sizeof(sc->cpus.key[c]), "%d",
+			 sc->tasks ? serve_tasks__cpu(sc->tasks, c) : hpm_session__cpu(sc->s, c));
 	for (size_t m = 0; m < sc->nr_metrics; m++) {
 		const struct hpm_metric *hm = hpm_msel__metric(sc->sel, m);
 		struct serve_metric *sm = &sc->metrics[m];
@@ -251,6 +301,11 @@ static int eval_metrics(struct serve_count *sc, uint64_t now)
 	for (size_t i = 0; i < sc->nr_ev; i++) {
 		const struct hpm_event *ev = hpm_evlist__event(sc->list, i);
 		struct hpm_count c;
+		if (sc->tasks) {
+			/* exact: one group, every task's share of it */
+			hpm_value__set(&in[i], sc->step_total[i] * hpm_event__scale(ev), 0);
+			continue;
+		}
 		if (hpm_session__read(sc->s, i, &c) || c.err) {
 			hpm_value__na(&in[i], "not counted here");
 			continue;
@@ -281,11 +336,21 @@ out:
 	return rc;
 }
 
-const struct serve_snap *serve_count__read(struct serve_count *sc)
+int serve_count__drain(struct serve_count *sc)
+{
+	if (!sc->tasks)
+		return 0;
+	/* no scrape for long on a machine that forks a lot: a step, unseen,
+	 * renews the accounting before it reaches its limit */
+	if (serve_tasks__full(sc->tasks) && !serve_count__read(sc))
+		return -errno;
+	return serve_tasks__drain(sc->tasks);
+}
+
+/* The per-CPU counts of the session. */
+static void read_cpus(struct serve_count *sc)
 {
 	struct serve_rows *r = &sc->cpus;
-	uint64_t now = mono_ns();
-
 	for (size_t c = 0; c < r->nr; c++) {
 		for (size_t i = 0; i < sc->nr_ev; i++) {
 			size_t k = c * sc->nr_ev + i;
@@ -303,6 +368,24 @@ const struct serve_snap *serve_count__read(struct serve_count *sc)
 			r->ok[k] = true;
 		}
 	}
+	sc->snap.lost = hpm_session__lost(sc->s);
+}
+
+const struct serve_snap *serve_count__read(struct serve_count *sc)
+{
+	uint64_t now = mono_ns();
+
+	sc->snap.nr_sets = 0;
+	if (sc->tasks) {
+		int rc = serve_tasks__read(sc->tasks, sc->ev, &sc->cpus, &sc->snap.lost,
+					   sc->step_total, sc->sets, &sc->snap.nr_sets);
+		if (rc) {
+			errno = rc == -ENOMEM ? ENOMEM : EIO;
+			return NULL;
+		}
+	} else {
+		read_cpus(sc);
+	}
 	if (sc->nr_metrics && eval_metrics(sc, now)) {
 		errno = ENOMEM;
 		return NULL;
@@ -314,6 +397,7 @@ const struct serve_snap *serve_count__read(struct serve_count *sc)
 	sc->snap.nr_rows = 1;
 	sc->snap.metrics = sc->metrics;
 	sc->snap.nr_metrics = sc->nr_metrics;
-	sc->snap.lost = hpm_session__lost(sc->s);
+	sc->snap.sets = sc->sets;
+	sc->snap.one_ratio = sc->tasks != NULL;
 	return &sc->snap;
 }

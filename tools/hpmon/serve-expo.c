@@ -102,6 +102,28 @@ static void sb_text(struct sbuf *b, const char *s, bool label)
 	}
 }
 
+size_t serve_expo_label(char *out, size_t len, const char *val)
+{
+	size_t n = 0;
+	for (; *val; val++) {
+		unsigned char c = (unsigned char)*val;
+		char esc[3] = { 0 };
+		if (c == '\\' || c == '"' || c == '\n') {
+			esc[0] = '\\';
+			esc[1] = c == '\n' ? 'n' : (char)c;
+		} else {
+			esc[0] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+		}
+		size_t el = strlen(esc);
+		if (n + el + 1 > len)
+			break;
+		memcpy(out + n, esc, el);
+		n += el;
+	}
+	out[n] = '\0';
+	return n;
+}
+
 /* Integers as integers; other values with 15 significant digits (a
  * nanosecond in 11 days of seconds). */
 static void sb_num(struct sbuf *b, double v)
@@ -182,6 +204,30 @@ static void sample(struct sbuf *b, const char *name, bool counter, const char *l
 	sb_putc(b, '\n');
 }
 
+/* One sample whose label text is made already (serve_expo_label). */
+static void sample_labels(struct sbuf *b, const char *name, bool counter, const char *labels,
+			  double v)
+{
+	sb_printf(b, "%s%s{%s} ", name, counter ? "_total" : "", labels);
+	sb_num(b, v);
+	sb_putc(b, '\n');
+}
+
+/* Event @i's family per process or cgroup: the series shown, [other]. */
+static void set_counters(struct sbuf *b, const struct serve_snap *s, const struct serve_set *set,
+			 size_t i, bool om)
+{
+	const struct serve_event *e = &s->ev[i];
+	char name[192], help[512];
+	snprintf(name, sizeof(name), "hpmon_%s_%s", set->by, e->name + strlen("hpmon_"));
+	snprintf(help, sizeof(help), "%s%s%s, per %s: the %zu most active, [other] the rest",
+		 e->event, e->unit[0] ? " in " : "", e->unit, set->by, set->max);
+	family(b, om, name, true, e->unit, help);
+	for (size_t k = 0; k < set->nr; k++)
+		sample_labels(b, name, true, set->s[k].labels, (double)set->s[k].v[i] * e->factor);
+	sample_labels(b, name, true, set->other_labels, (double)set->other[i] * e->factor);
+}
+
 static void counters(struct sbuf *b, const struct serve_snap *s, bool om)
 {
 	char help[512];
@@ -199,6 +245,8 @@ static void counters(struct sbuf *b, const struct serve_snap *s, bool om)
 					sample(b, e->name, true, rw->label, rw->key[k], NULL, NULL,
 					       rw->val[k * s->nr_ev + i]);
 		}
+		for (size_t k = 0; k < s->nr_sets; k++)
+			set_counters(b, s, &s->sets[k], i, om);
 	}
 }
 
@@ -211,11 +259,30 @@ static void health(struct sbuf *b, const struct serve_snap *s, bool om)
 			continue;
 		for (size_t r = 0; r < s->nr_rows; r++) {
 			const struct serve_rows *rw = &s->rows[r];
-			for (size_t k = 0; k < rw->nr; k++)
-				if (rw->ok[k * s->nr_ev + i])
-					sample(b, "hpmon_counted_ratio", false, "event", s->ev[i].event,
-					       rw->label, rw->key[k], rw->ratio[k * s->nr_ev + i]);
+			for (size_t k = 0; k < rw->nr; k++) {
+				if (!rw->ok[k * s->nr_ev + i])
+					continue;
+				sample(b, "hpmon_counted_ratio", false, "event", s->ev[i].event,
+				       s->one_ratio ? NULL : rw->label, rw->key[k],
+				       rw->ratio[k * s->nr_ev + i]);
+				if (s->one_ratio)
+					break; /* the same on every CPU */
+			}
 		}
+	}
+	if (s->nr_sets) {
+		family(b, om, "hpmon_series_max", false, NULL,
+		       "the most series shown per process or cgroup, besides [other], [idle], "
+		       "[lost] and [unattributed] (--per-process=N, --per-cgroup=N)");
+		for (size_t k = 0; k < s->nr_sets; k++)
+			sample(b, "hpmon_series_max", false, "by", s->sets[k].by, NULL, NULL,
+			       (double)s->sets[k].max);
+		family(b, om, "hpmon_other_rows", false, NULL,
+		       "processes or cgroups that grew since the previous scrape and counted in "
+		       "[other], having no series of their own");
+		for (size_t k = 0; k < s->nr_sets; k++)
+			sample(b, "hpmon_other_rows", false, "by", s->sets[k].by, NULL, NULL,
+			       (double)s->sets[k].folded);
 	}
 	family(b, om, "hpmon_event_supported", false, NULL,
 	       "1 when the event could be opened here, 0 when not (hpmon serve says why at start)");
@@ -249,6 +316,24 @@ static void metrics(struct sbuf *b, const struct serve_snap *s, bool om)
 		family(b, om, sm->name, false, NULL, help);
 		if (sm->ok)
 			sample(b, sm->name, false, NULL, NULL, NULL, NULL, sm->value);
+	}
+	/* per process or cgroup: each series shown, over the same time */
+	for (size_t k = 0; k < s->nr_sets; k++) {
+		const struct serve_set *set = &s->sets[k];
+		for (size_t m = 0; m < s->nr_metrics; m++) {
+			const struct serve_metric *sm = &s->metrics[m];
+			char name[192];
+			snprintf(name, sizeof(name), "hpmon_%s_%s", set->by,
+				 sm->name + strlen("hpmon_"));
+			snprintf(help, sizeof(help), "%s%s%s%s per %s, over the time since the "
+				 "previous scrape", sm->metric, sm->unit[0] ? " (" : "", sm->unit,
+				 sm->unit[0] ? ")" : "", set->by);
+			family(b, om, name, false, NULL, help);
+			for (size_t r = 0; r < set->nr; r++)
+				if (!set->s[r].pinned && isfinite(set->s[r].mv[m]))
+					sample_labels(b, name, false, set->s[r].labels,
+						      set->s[r].mv[m]);
+		}
 	}
 }
 

@@ -25,7 +25,7 @@
 #include "stat.h"
 #include "stat-user.h"
 
-#define MAX_METRIC_ARGS 64
+#define MAX_METRIC_ARGS METRIC_ARGS_MAX
 
 struct stat_opts {
 	char events[4096];

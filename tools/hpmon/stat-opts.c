@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include <hpmon/sysinfo.h>
@@ -57,35 +56,15 @@ static const char stat_usage[] =
 
 int stat_append_events(struct stat_opts *o, const char *spec)
 {
-	size_t n = strlen(o->events);
-	if (n + strlen(spec) + 2 > sizeof(o->events))
+	if (count_args_append(o->events, sizeof(o->events), spec))
 		return -1;
-	snprintf(o->events + n, sizeof(o->events) - n, "%s%s", n ? "," : "", spec);
 	o->events_given = true;
 	return 0;
 }
 
-/* -C: every CPU must be online; say which are. */
 int stat_check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o)
 {
-	char path[512], online[256] = "";
-	FILE *f;
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", hpm_ctx__sysfs_root(ctx));
-	if ((f = fopen(path, "r"))) {
-		if (fgets(online, sizeof(online), f))
-			online[strcspn(online, "\n")] = '\0';
-		fclose(f);
-	}
-	for (size_t i = 0; i < o->tg.nr_cpus; i++) {
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
-			 hpm_ctx__sysfs_root(ctx), o->tg.cpus[i]);
-		if (access(path, F_OK) != 0) {
-			fprintf(stderr, "hpmon stat: CPU %d does not exist here (online CPUs: %s)\n",
-				o->tg.cpus[i], online[0] ? online : "unknown");
-			return HPM_EXIT_USAGE;
-		}
-	}
-	return 0;
+	return count_args_cpus(ctx, "stat", o->tg.cpus, o->tg.nr_cpus);
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -96,34 +75,9 @@ static int usage_error(const char *fmt, const char *arg)
 	return HPM_EXIT_USAGE;
 }
 
-/* -e given nothing to count: "" or the next option (@opt as written). */
-static int missing_events(const char *opt, const char *val)
-{
-	char name[64];
-	/* the option's name without a value joined to it ("--event=", "-e-x") */
-	snprintf(name, sizeof(name), "%.*s", opt[1] == '-' ? (int)strcspn(opt, "=") : 2, opt);
-	fprintf(stderr, "hpmon stat: option '%s' needs a value: ", name);
-	if (val[0])
-		fprintf(stderr, "'%s' is an option, not an event list\n", val);
-	else
-		fprintf(stderr, "the event list is empty\n");
-	fprintf(stderr, "  e.g. '%s task-clock,page-faults'; 'hpmon list' shows the events\n"
-			"See 'hpmon stat --help'.\n", name);
-	return HPM_EXIT_USAGE;
-}
-
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_PER_CGROUP, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
        OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE,
        OPT_MUX, OPT_MUX_SEED };
-
-/* Remember a metric option's value in @v. */
-static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
-{
-	if (*n >= MAX_METRIC_ARGS)
-		return usage_error("too many %s options", opt);
-	v[(*n)++] = arg;
-	return 0;
-}
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
@@ -170,13 +124,12 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			/* no event starts with '-': "-e -- cmd" lost its value */
-			if (!optarg[0] || optarg[0] == '-')
-				return missing_events(argv[optind - 1] == optarg ? argv[optind - 2]
-										 : argv[optind - 1],
-						      optarg);
-			if (stat_append_events(o, optarg))
-				return usage_error("event list too long: '%s'", optarg);
+			if (count_args_event("stat", o->events, sizeof(o->events),
+					     argv[optind - 1] == optarg ? argv[optind - 2]
+									 : argv[optind - 1],
+					     optarg))
+				return HPM_EXIT_USAGE;
+			o->events_given = true;
 			break;
 		case 'p':
 		case 't':
@@ -222,15 +175,15 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 						   optarg);
 			break;
 		case 'M':
-			if (keep_arg(o->mgroups, &o->nr_mgroups, optarg, "-M"))
+			if (metric_args_keep("stat", o->mgroups, &o->nr_mgroups, optarg, "-M"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRIC:
-			if (keep_arg(o->minline, &o->nr_minline, optarg, "--metric"))
+			if (metric_args_keep("stat", o->minline, &o->nr_minline, optarg, "--metric"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRICS_FILE:
-			if (keep_arg(o->mfiles, &o->nr_mfiles, optarg, "--metrics-file"))
+			if (metric_args_keep("stat", o->mfiles, &o->nr_mfiles, optarg, "--metrics-file"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_PER_SECOND: o->per_second = true; break;
