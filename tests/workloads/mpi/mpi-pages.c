@@ -12,7 +12,8 @@
  * N * (r + 1). The rank tells it r through a pipe.
  *
  * With KILL and DIR, rank KILL then waits until every other rank's
- * DIR/stat.R.json exists (written by its hpmon once it exits), and kills
+ * DIR/stat.R.json exists (written by its hpmon once it exits), or its
+ * DIR/prof.R (a profile, there from the start of hpmon record), and kills
  * its parent, the hpmon that measures it, with SIGKILL: a rank whose
  * measurement dies, while the others' files are complete.
  */
@@ -50,9 +51,10 @@ static void wait_for_others(const char *dir, int self, int size)
 	for (int tries = 0; tries < 10000; tries++) {
 		int have = 0;
 		for (int r = 0; r < size; r++) {
-			char path[4096];
+			char path[4096], prof[4096];
 			snprintf(path, sizeof(path), "%s/stat.%d.json", dir, r);
-			have += r != self && access(path, F_OK) == 0;
+			snprintf(prof, sizeof(prof), "%s/prof.%d", dir, r);
+			have += r != self && (access(path, F_OK) == 0 || access(prof, F_OK) == 0);
 		}
 		if (have == size - 1)
 			return;
