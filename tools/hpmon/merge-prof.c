@@ -65,7 +65,7 @@ bool merge_prof__is_profile(const char *path)
 	       (!memcmp(magic, "HPMPROF\0", 8) || !memcmp(magic, "PERFILE2", 8));
 }
 
-static int add_rank(struct pm *m, uint32_t rank, const char *host, const char *file)
+static int pm_add_rank(struct pm *m, uint32_t rank, const char *host, const char *file)
 {
 	struct merge_table *t = &m->ranks;
 
@@ -88,7 +88,7 @@ static int add_rank(struct pm *m, uint32_t rank, const char *host, const char *f
 }
 
 /* The job's size and id, as the stat merge notes them. */
-static int note_job(struct pm *m, const struct hpm_profile_meta *meta)
+static int pm_note_job(struct pm *m, const struct hpm_profile_meta *meta)
 {
 	struct merge_table *t = &m->ranks;
 
@@ -122,14 +122,15 @@ static const char *differs(const struct hpm_profile_meta *a, const struct hpm_pr
 	}
 	for (uint32_t i = 0; i < a->nr_events; i++) {
 		const struct hpm_profile_event *x = &a->events[i], *y = &b->events[i];
-		const char *what = strcmp(x->name, y->name) ? "is named" :
+		const char *what = strcmp(x->name, y->name) ? "another name" :
 				   x->type != y->type || x->config != y->config ||
-				   x->config1 != y->config1 || x->config2 != y->config2 ? "counts" :
-				   x->sample_type != y->sample_type ? "samples other fields of" :
+				   x->config1 != y->config1 || x->config2 != y->config2 ?
+				   "another attribute (type or config)" :
+				   x->sample_type != y->sample_type ? "other sample fields" :
 				   x->leader != y->leader || x->group_size != y->group_size ||
-				   x->trigger != y->trigger ? "groups" : NULL;
+				   x->trigger != y->trigger ? "another group" : NULL;
 		if (what) {
-			snprintf(buf, len, "its event %u is '%s', the first's '%s' (%s otherwise)", i,
+			snprintf(buf, len, "its event %u, '%s', is not the first's, '%s': %s", i,
 				 y->name, x->name, what);
 			return buf;
 		}
@@ -233,7 +234,7 @@ static int copy_rank(struct pm *m, struct pm_in *in, const struct hpm_rank_rec *
 	in->rank = k->rank;
 	struct hpm_prec d = { .type = HPM_PREC_RANK };
 	d.rank = (struct hpm_rank_rec){ .rank = k->rank, .host = k->host };
-	int rc = add_rank(m, k->rank, k->host, in->path);
+	int rc = pm_add_rank(m, k->rank, k->host, in->path);
 	return rc ? rc : emit(m, &d);
 }
 
@@ -247,7 +248,7 @@ static int copy(struct pm *m, struct pm_in *in, struct hpm_profile *p)
 		struct hpm_prec d = { .type = HPM_PREC_RANK };
 		in->rank = meta->rank;
 		d.rank = (struct hpm_rank_rec){ .rank = meta->rank, .host = meta->host };
-		if ((rc = add_rank(m, meta->rank, meta->host, in->path)) || (rc = emit(m, &d)))
+		if ((rc = pm_add_rank(m, meta->rank, meta->host, in->path)) || (rc = emit(m, &d)))
 			return rc;
 	}
 	while ((rc = hpm_profile__next(p, &r)) > 0) {
@@ -318,7 +319,7 @@ static int start(struct pm *m, struct hpm_profile *p)
 
 enum { PM_OK, PM_SKIP, PM_REFUSE };
 
-static void skip(struct pm *m, const char *path, const char *why)
+static void pm_skip(struct pm *m, const char *path, const char *why)
 {
 	fprintf(stderr, "hpmon merge: warning: %s skipped: %s\n", esc_text(path), why);
 	m->skipped++;
@@ -334,7 +335,7 @@ static int one(struct pm *m, const char *path)
 	int rc = hpm_profile__open(path, &p), ret = PM_REFUSE;
 
 	if (rc) {
-		skip(m, path, rc == -EBADMSG ? "not a profile, or its header is damaged" :
+		pm_skip(m, path, rc == -EBADMSG ? "not a profile, or its header is damaged" :
 			      rc == -EPROTO ? "a profile of a newer hpmon" : hpm_strerror(rc));
 		return PM_SKIP;
 	}
@@ -366,13 +367,13 @@ static int one(struct pm *m, const char *path)
 		char msg[320];
 		snprintf(msg, sizeof(msg), "%s (a rank cut short would look like an outlier; "
 			 "'hpmon report -i %s' reads what it holds)", why, path);
-		skip(m, path, msg);
+		pm_skip(m, path, msg);
 		ret = PM_SKIP;
 		goto out;
 	}
 	if (rc)
 		goto fail;
-	if (note_job(m, meta)) {
+	if (pm_note_job(m, meta)) {
 		rc = -ENOMEM;
 		goto fail;
 	}
@@ -466,8 +467,8 @@ int merge_prof(const char *out, char **files, int n, bool quiet)
 	rc = m.skipped ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 	if (nr_missing) {
 		fprintf(stderr, "hpmon merge: %zu rank%s without a file: %s; %s holds the %zu "
-			"ranks merged\n", nr_missing, nr_missing == 1 ? "" : "s", missing,
-			esc_text(out), m.ranks.nr_rows);
+			"rank%s merged\n", nr_missing, nr_missing == 1 ? "" : "s", missing,
+			esc_text(out), m.ranks.nr_rows, m.ranks.nr_rows == 1 ? "" : "s");
 		rc = HPM_EXIT_FAIL;
 	}
 	goto done;
