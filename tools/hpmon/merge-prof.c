@@ -349,7 +349,7 @@ static int one(struct pm *m, const char *path)
 	}
 	if (!meta->has_rank && !meta->merged) {
 		fprintf(stderr, "hpmon merge: %s has no rank: it was not recorded under a "
-			"launcher (mpirun, srun); see 'Under a launcher' in hpmon-record(1)\n",
+			"launcher (mpirun, srun); see -o in hpmon-record(1)\n",
 			esc_text(path));
 		goto out;
 	}
