@@ -5,7 +5,8 @@
 # one a fault) are exact by `report --sort rank`, the merged total is the
 # sum of the ranks' files, --rank keeps the ranks named, diff of two ranks
 # of one file shows the rank-dependent difference, every export reads the
-# merged file, and a rank whose recorder is killed leaves a cut profile
+# merged file, call chains and group reads are copied exactly, and a rank
+# whose recorder is killed leaves a cut profile
 # that merge skips and reports as a missing rank.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi-lib.sh"
@@ -104,6 +105,27 @@ for r in 0 1 2 3; do
 	n=$((n + $(procs "trace.$r")))
 done
 expect_eq "trace-event: the processes of every rank, apart" "$n" "$(procs export--trace-event)"
+
+# Call chains and group reads are copied exactly: each rank's folded
+# stacks and group counts in the merge are its own file's.
+mkdir g
+mpi 2 "$HPMON" record -q -g -e '{page-faults,task-clock}' -c 1 -o "g/prof.%r" -- \
+	"$WORKLOADS/mpi-pages" 50
+[ "$MPI_STATUS" -eq 0 ] || fail "mpirun exited $MPI_STATUS: $(cat "$E2E_TMP/mpi.err")"
+hpm_ok merge -q -o g.prof g/prof.*
+for r in 0 1; do
+	hpm_ok report -i "g/prof.$r" --folded
+	sort "$E2E_TMP/out" >"own.$r"
+	hpm_ok report -i g.prof --rank "$r" --folded
+	sort "$E2E_TMP/out" >"merged.$r"
+	cmp -s "own.$r" "merged.$r" || fail "rank $r's folded stacks differ in the merge: $(diff "own.$r" "merged.$r" | head -5)"
+	[ -s "own.$r" ] || fail "rank $r: no stacks"
+	hpm_ok report -i "g/prof.$r" --sort sym --json
+	json "$E2E_TMP/out" '[(r["sym"], [(e.get("samples"), e.get("count")) for e in r["events"]]) for r in j["rows"]]' >"own.$r"
+	hpm_ok report -i g.prof --rank "$r" --sort sym --json
+	json "$E2E_TMP/out" '[(r["sym"], [(e.get("samples"), e.get("count")) for e in r["events"]]) for r in j["rows"]]' >"merged.$r"
+	cmp -s "own.$r" "merged.$r" || fail "rank $r's group counts differ in the merge"
+done
 
 # merge refuses a profile of other events, and a profile without a rank
 hpm_ok record -q -e page-faults -c 1 -o norank.prof -- "$WORKLOADS/pages" 10

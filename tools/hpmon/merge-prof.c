@@ -139,7 +139,8 @@ static const char *differs(const struct hpm_profile_meta *a, const struct hpm_pr
 }
 
 /* Read @path to its end: 0 when whole, else -EIO with the damage in @why
- * (or -ENOMEM). Only what the copy would decode is decoded. */
+ * (or -ENOMEM). Call chains and stacks are checked as strictly, but not
+ * copied out. */
 static int whole(const char *path, char *why, size_t len)
 {
 	struct hpm_profile *p;
@@ -148,6 +149,7 @@ static int whole(const char *path, char *why, size_t len)
 
 	if (rc)
 		return rc;
+	hpm_profile__skip(p, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	while ((rc = hpm_profile__next(p, &r)) > 0)
 		;
 	const struct hpm_profile_status *st = hpm_profile__status(p);
