@@ -6,8 +6,8 @@
 # sum of the ranks' files, --rank keeps the ranks named, diff of two ranks
 # of one file shows the rank-dependent difference, every export reads the
 # merged file, call chains and group reads are copied exactly, and a rank
-# whose recorder is killed leaves a cut profile
-# that merge skips and reports as a missing rank.
+# whose recorder is killed leaves a cut profile that merge skips and
+# reports as a missing rank.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mpi-lib.sh"
 
