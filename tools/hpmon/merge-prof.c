@@ -368,8 +368,13 @@ static int one(struct pm *m, const char *path)
 		/* a cut rank would show as an outlier it is not */
 		char msg[320];
 		snprintf(msg, sizeof(msg), "%s (a rank cut short would look like an outlier; "
-			 "'hpmon report -i %s' reads what it holds)", why, path);
+			 "'hpmon report -i %s' reads what it holds)", why, esc_text(path));
 		pm_skip(m, path, msg);
+		ret = PM_SKIP;
+		goto out;
+	}
+	if (rc && rc != -ENOMEM) { /* (it was read a moment ago) */
+		pm_skip(m, path, hpm_strerror(rc));
 		ret = PM_SKIP;
 		goto out;
 	}
