@@ -11,7 +11,8 @@
  * (interned strings), addrspace.c (processes, their mappings and names,
  * objects, symbols: the address-space model), aggregate.c (rows, call
  * graphs, folded stacks, group counts), keys.c (sort keys), filter.c
- * (the filters' lists and tests), load.c (the pass over the file).
+ * (the filters' lists and tests), ranks.c (a merged profile's ranks and
+ * hosts), load.c (the pass over the file).
  * report-internal.h joins them.
  *
  * Ownership: struct rep is the caller's (usually on its stack); rep_load
