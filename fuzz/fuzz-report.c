@@ -2,7 +2,8 @@
 /*
  * Fuzz report's reading of a profile (tools/hpmon/report/): any bytes as
  * a profile, aggregated as `hpmon report`, `report --sort pid,comm,tid,cpu
- * -g --folded` and `diff` do, with filters (every sample kept or left
+ * -g --folded`, `report --sort host,rank,cpu,sym` (a merged profile's
+ * ranks) and `diff` do, with filters (every sample kept or left
  * out: the two add up to the unfiltered total), and exported as `report
  * --pprof`, `--trace-event` or `--speedscope` do (tools/hpmon/export/: one
  * of the three per input, by its size, written to /dev/null). Beyond the
@@ -97,6 +98,7 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	uint64_t out, out_task, out_place;
 	uint64_t all = load(path, "sym,dso", false, NULL, &out);
 	load(path, "pid,comm,tid,cpu,line", true, NULL, &out);
+	load(path, "host,rank,cpu,sym", false, NULL, &out); /* a merged profile's keys */
 	/* a filter on the task, and one on the place */
 	static struct rep_filter task, place;
 	char why[256];

@@ -53,6 +53,9 @@ enum hpm_prec_type {
 	HPM_PREC_LOST,       /* the kernel dropped records (ring buffer full) */
 	HPM_PREC_THROTTLE,   /* the kernel throttled an event (too many samples) */
 	HPM_PREC_UNTHROTTLE,
+	/* hpmon merge: a rank of a parallel job, or a task's rank (the
+	 * record type 11 of docs/profile-format.md) */
+	HPM_PREC_RANK = 11,
 };
 
 /* Call-chain entries at or above this value are context markers
@@ -109,6 +112,21 @@ struct hpm_task_rec { /* FORK and EXIT */
 	uint64_t time;
 };
 
+/*
+ * RANK, in a profile that hpmon merge made of the profiles of a job's
+ * ranks: either a rank and its host (task false), written before the
+ * rank's records, or a task of it (task true), written before the first
+ * record that names the task. Task ids of different ranks may collide:
+ * the merge renumbers one that an earlier rank used, so @pid is the
+ * task's id in this file and @orig_pid the one it was recorded with.
+ */
+struct hpm_rank_rec {
+	bool task;
+	uint32_t rank;
+	pid_t pid, orig_pid;     /* with task */
+	const char *host;        /* without task; "" when not known */
+};
+
 struct hpm_lost_rec { /* LOST, THROTTLE, UNTHROTTLE */
 	uint64_t time;
 	uint32_t ev;     /* event index, UINT32_MAX when not known */
@@ -125,6 +143,7 @@ struct hpm_prec {
 		struct hpm_comm_rec comm;
 		struct hpm_task_rec task;
 		struct hpm_lost_rec lost;
+		struct hpm_rank_rec rank;
 	};
 };
 
@@ -162,6 +181,10 @@ struct hpm_profile_meta {
 	uint32_t rank;           /* with has_rank */
 	uint32_t job_size;       /* ranks in the job; 0 when not known */
 	const char *job;         /* the launcher's job id; NULL or "" when none */
+	/* A merge of the profiles of a job's ranks (hpmon merge): its
+	 * records say each task's rank (HPM_PREC_RANK). Written only when
+	 * the caller's sz covers it. */
+	bool merged;
 };
 
 /* The end chunk: what the recorder knew when it finished. */

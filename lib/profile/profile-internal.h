@@ -41,17 +41,20 @@
 enum {
 	TAG_SAMPLE = 1, TAG_MMAP, TAG_COMM, TAG_FORK, TAG_EXIT, TAG_LOST,
 	TAG_THROTTLE, TAG_UNTHROTTLE, TAG_TOTALS,
+	TAG_RANK = 11, /* hpmon merge's ranks; 10 is another record's */
 };
 #define SF_TASK 0x10    /* pid and tid follow */
 #define SF_CPUEV 0x20   /* cpu and event follow */
 #define SF_PERIOD 0x40  /* period follows */
 #define SF_MODE 0x80    /* mode byte follows */
 #define CF_EXEC 0x10    /* COMM: an exec */
+#define RF_TASK 0x10    /* RANK: a task of a rank, not the rank itself */
+#define PROF_MAX_RANK 0x7fffffffu
 
 /* Meta keys: (key << 1) | 1 for a string value, (key << 1) for a number. */
 enum {
 	MK_COMMAND = 1, MK_HOST, MK_ARCH, MK_CPU_MODEL, MK_KERNEL, MK_START,
-	MK_CALLCHAIN, MK_PAGE_SIZE, MK_RANK, MK_JOB_SIZE, MK_JOB,
+	MK_CALLCHAIN, MK_PAGE_SIZE, MK_RANK, MK_JOB_SIZE, MK_JOB, MK_MERGED,
 	MK_EV_NAME = 16, MK_EV_TYPE, MK_EV_CONFIG, MK_EV_CONFIG1, MK_EV_CONFIG2,
 	MK_EV_PERIOD, MK_EV_FREQ, MK_EV_TRIGGER, MK_EV_USER_ONLY,
 	MK_EV_SAMPLE_TYPE, MK_EV_LEADER, MK_EV_GROUP_SIZE,

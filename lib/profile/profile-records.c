@@ -186,6 +186,25 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 		r->lost.count = get_var(c);
 		return c->bad ? -1 : 0;
 	}
+	case TAG_RANK: {
+		struct hpm_rank_rec *k = &r->rank;
+		uint64_t rank;
+		r->type = HPM_PREC_RANK;
+		memset(k, 0, sizeof(*k));
+		k->task = tag & RF_TASK;
+		if (k->task) {
+			k->pid = (pid_t)get_var(c);
+			rank = get_var(c);
+			k->orig_pid = (pid_t)get_var(c);
+			k->host = "";
+		} else {
+			rank = get_var(c);
+			get_str(c, p->str);
+			k->host = p->str;
+		}
+		k->rank = (uint32_t)rank;
+		return c->bad || rank > PROF_MAX_RANK ? -1 : 0;
+	}
 	default:
 		return -1;
 	}

@@ -263,6 +263,20 @@ static int encode(struct hpm_profile_writer *w, struct wbuf *b, const struct hpm
 		put_var(b, r->lost.ev == UINT32_MAX ? 0 : (uint64_t)r->lost.ev + 1);
 		put_var(b, r->lost.count);
 		return 0;
+	case HPM_PREC_RANK:
+		/* no time: the record declares, and leaves the time deltas be */
+		if (r->rank.rank > PROF_MAX_RANK || !reserve(b, 48 + PROF_MAX_STR))
+			return r->rank.rank > PROF_MAX_RANK ? -EINVAL : -ENOMEM;
+		put_byte(b, TAG_RANK | (r->rank.task ? RF_TASK : 0));
+		if (r->rank.task) {
+			put_var(b, (uint32_t)r->rank.pid);
+			put_var(b, r->rank.rank);
+			put_var(b, (uint32_t)r->rank.orig_pid);
+		} else {
+			put_var(b, r->rank.rank);
+			put_str(b, r->rank.host ? r->rank.host : "", PROF_MAX_STR);
+		}
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -437,6 +451,8 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 		if (m->job && m->job[0])
 			meta_str(&b, MK_JOB, m->job);
 	}
+	if (m->sz >= offsetof(struct hpm_profile_meta, merged) + sizeof(m->merged) && m->merged)
+		meta_num(&b, MK_MERGED, 1);
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];
 		meta_str(&b, MK_EV_NAME, e->name);

@@ -157,6 +157,8 @@ static uint64_t rec_time(const struct hpm_prec *p)
 	case HPM_PREC_THROTTLE:
 	case HPM_PREC_UNTHROTTLE:
 		return p->lost.time;
+	case HPM_PREC_RANK: /* hpmon merge's, never a recorder's */
+		break;
 	}
 	return 0;
 }

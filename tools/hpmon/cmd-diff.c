@@ -2,7 +2,8 @@
 /*
  * hpmon diff A B: per function, the samples of two profiles, their
  * difference and ratio, largest change first: did the tuning work, and did
- * it hurt something else (docs/hpmon-report.md).
+ * it hurt something else (docs/hpmon-report.md). A or B may be one rank of
+ * a merged profile, FILE:RANK: the outlier against a rank that is not.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "escape.h"
@@ -22,12 +24,14 @@ static const char diff_usage[] =
 	"Compare two profiles function by function (matched by name and object):\n"
 	"samples and percent in each, the change in samples and in percentage\n"
 	"points, and the ratio B/A, largest change first. The first triggering\n"
-	"event of each profile is compared.\n"
+	"event of each profile is compared. A or B may be FILE:RANK, one rank of a\n"
+	"merged profile (hpmon merge): 'hpmon diff job.prof:0 job.prof:3'.\n"
 	"\n"
 	"Filters, applied to both profiles (lists split at commas, as perf's):\n"
 	"  -C, --comm NAMES    only tasks of these names\n"
 	"      --pid PIDS      only these processes\n"
 	"      --tid TIDS      only these threads\n"
+	"      --rank RANKS    only these ranks of merged profiles (0,2,5-7)\n"
 	"  -d, --dso NAMES     only these objects (file name or path)\n"
 	"  -S, --sym NAMES     only these functions (--symbol, --symbols)\n";
 
@@ -121,13 +125,53 @@ static size_t match_rows(const struct rep *a, const struct rep *b, struct drow *
 	return m;
 }
 
-static int load(struct rep *r, const char *path, bool no_demangle, const struct rep_filter *f)
+/* @arg as FILE, or FILE:RANK when no file is named @arg whole: the path
+ * into @path and the rank, or -1. */
+static long side_spec(const char *arg, char *path, size_t len)
 {
+	const char *colon = strrchr(arg, ':');
+	char *end;
+
+	snprintf(path, len, "%s", arg);
+	if (!colon || colon == arg || !colon[1] || access(arg, F_OK) == 0)
+		return -1;
+	long rank = strtol(colon + 1, &end, 10);
+	if (*end || rank < 0 || rank > INT32_MAX || colon[1] == '-' || colon[1] == '+')
+		return -1;
+	snprintf(path, len, "%.*s", (int)(colon - arg), arg);
+	return rank;
+}
+
+static int load(struct rep *r, const char *arg, bool no_demangle, const struct rep_filter *f)
+{
+	char path[4096], bad[16];
+	long rank = side_spec(arg, path, sizeof(path));
+	struct rep_filter *fr = NULL;
+
+	if (rank >= 0) { /* the filters, and this rank alone */
+		if (!(fr = malloc(sizeof(*fr)))) {
+			memset(r, 0, sizeof(*r));
+			fprintf(stderr, "hpmon diff: out of memory\n");
+			return -1;
+		}
+		*fr = *f;
+		fr->rank_lo[0] = fr->rank_hi[0] = (uint32_t)rank;
+		fr->nr_ranks = 1;
+		f = fr;
+	}
 	struct rep_opts o = { .input = path, .no_demangle = no_demangle,
 			      .filter = rep_filter__any(f) ? f : NULL };
-	char bad[16];
 	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
-	return rep_load(r, &o);
+	int rc = rep_load(r, &o);
+	if (!rc && rank >= 0 && !rep_has_rank(r, (uint32_t)rank)) {
+		fprintf(stderr, "hpmon diff: %s has no rank %ld%s\n", esc_text(path), rank,
+			r->meta.merged ? "" : " (it is not a merge of ranks: hpmon merge -o "
+			"job.prof prof.*)");
+		rc = -1;
+	}
+	r->o.filter = NULL; /* the copy goes now */
+	free(fr);
+	return rc;
 }
 
 int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
@@ -141,6 +185,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "comms", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "rank", required_argument, NULL, 'r' },
 		{ "dso", required_argument, NULL, 'd' },
 		{ "dsos", required_argument, NULL, 'd' },
 		{ "sym", required_argument, NULL, 'S' },
@@ -166,10 +211,12 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'C':
 		case 'p':
 		case 't':
+		case 'r':
 		case 'd':
 		case 'S': {
 			enum rep_filter_kind k = c == 'C' ? RF_COMM : c == 'p' ? RF_PID :
-						 c == 't' ? RF_TID : c == 'd' ? RF_DSO : RF_SYM;
+						 c == 't' ? RF_TID : c == 'r' ? RF_RANK :
+						 c == 'd' ? RF_DSO : RF_SYM;
 			if (rep_filter__add(&filter, k, optarg, why, sizeof(why))) {
 				fprintf(stderr, "hpmon diff: %s\nSee 'hpmon diff --help'.\n", why);
 				return HPM_EXIT_USAGE;

@@ -5,6 +5,8 @@
  * and per event the total, mean, min and max with their ranks, and the
  * imbalance (max - mean) / max, as LIKWID and Score-P report it
  * (docs/hpmon-merge.md). The files are read one at a time (merge.h).
+ * Profiles (record -o 'prof.%r') merge into one profile (merge-prof.h);
+ * which the files are is told by their content.
  */
 #include <getopt.h>
 #include <math.h>
@@ -15,10 +17,12 @@
 #include "builtin.h"
 #include "escape.h"
 #include "json.h"
+#include "merge-prof.h"
 #include "merge.h"
 
 static const char merge_usage[] =
 	"usage: hpmon merge [--json | -x SEP] FILE...\n"
+	"   or: hpmon merge -o OUT.prof [-q] PROFILE...\n"
 	"\n"
 	"Merge the files of 'hpmon stat --json -o FILE' written by the ranks of a\n"
 	"parallel job (-o 'stat.%r.json' under mpirun or srun): every rank's counts\n"
@@ -27,6 +31,14 @@ static const char merge_usage[] =
 	"0..size-1) are reported, and make the exit status 1. A FILE may be the\n"
 	"output of 'hpmon merge --json' too: merges of merges give the same table.\n"
 	"\n"
+	"Profiles of the ranks ('hpmon record -o prof.%r') merge into one profile,\n"
+	"OUT.prof, in which every sample keeps its rank and host: 'hpmon report -i\n"
+	"OUT.prof --sort rank,sym', '--rank 3', 'hpmon diff OUT.prof:1 OUT.prof:3'.\n"
+	"A damaged or cut profile is skipped with a warning, and its rank reported\n"
+	"missing; profiles of other events are refused. Merged profiles merge again.\n"
+	"\n"
+	"  -o, --output FILE          the merged profile (profiles only)\n"
+	"  -q, --quiet                no summary line (profiles)\n"
 	"  -j, --json                 one JSON object\n"
 	"  -x, --field-separator SEP  CSV lines, fields separated by SEP\n"
 	"  -h, --help                 this text\n";
@@ -204,11 +216,14 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "field-separator", required_argument, NULL, 'x' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum merge_fmt fmt = M_HUMAN;
-	const char *sep = NULL;
+	const char *sep = NULL, *out = NULL;
+	bool quiet = false;
 	struct merge_table t = { 0 };
 	char missing[512];
 	int c, rc = HPM_EXIT_FAIL;
@@ -216,8 +231,10 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jx:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jx:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'o': out = optarg; break;
+		case 'q': quiet = true; break;
 		case 'j': fmt = M_JSON; break;
 		case 'x':
 			if (!optarg[0]) {
@@ -232,7 +249,8 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 			return HPM_EXIT_OK;
 		default:
 			fprintf(stderr, "hpmon merge: %s '%s'\nSee 'hpmon merge --help'.\n",
-				optopt == 'x' ? "-x needs a value:" : "unknown option",
+				optopt == 'x' || optopt == 'o' ? "an option needs a value:" :
+				"unknown option",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}
@@ -244,6 +262,25 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 	if (optind >= argc) {
 		fprintf(stderr, "hpmon merge: give the stat files of the ranks, e.g. "
 			"'hpmon merge stat.*.json'\nSee 'hpmon merge --help'.\n");
+		return HPM_EXIT_USAGE;
+	}
+	if (merge_prof__is_profile(argv[optind])) {
+		if (!out) {
+			fprintf(stderr, "hpmon merge: %s is a profile: merging profiles writes one, "
+				"name it with -o (hpmon merge -o job.prof prof.*)\n", argv[optind]);
+			return HPM_EXIT_USAGE;
+		}
+		if (sep || fmt == M_JSON) {
+			fprintf(stderr, "hpmon merge: --json and -x print merged stat files; "
+				"profiles merge into a profile (-o)\n");
+			return HPM_EXIT_USAGE;
+		}
+		return merge_prof(out, argv + optind, argc - optind, quiet);
+	}
+	if (out) {
+		fprintf(stderr, "hpmon merge: -o writes a merged profile, and %s is not a "
+			"profile: stat files merge into a table on standard output\n",
+			argv[optind]);
 		return HPM_EXIT_USAGE;
 	}
 	for (int i = optind; i < argc; i++)

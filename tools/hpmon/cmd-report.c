@@ -28,13 +28,15 @@ static const char report_usage[] =
 	"function, with samples, percent and cumulative percent, and the object.\n"
 	"\n"
 	"  -i, --input FILE       the profile (default hpmon.prof)\n"
-	"  -s, --sort KEYS        comm,pid,tid,dso,sym,line,cpu in any combination\n"
+	"  -s, --sort KEYS        comm,pid,tid,dso,sym,line,cpu,rank,host in any\n"
+	"                         combination (rank, host: of a merged profile)\n"
 	"      --lines            per source line (DWARF): line,sym,dso\n"
 	"      --inline           name the inlined function an address belongs to\n"
 	"  -g, --call-graph       inclusive and self percent, callers and callees\n"
 	"  -c, --comm NAMES       only tasks of these names (comma-separated, as below)\n"
 	"      --pid PIDS         only these processes\n"
 	"      --tid TIDS         only these threads\n"
+	"      --rank RANKS       only these ranks (0,2,5-7) of a merged profile\n"
 	"  -d, --dso NAMES        only these objects (file name or path)\n"
 	"  -S, --sym NAMES        only these functions (--symbol, --symbols; a C++\n"
 	"                         name may leave out its parameters)\n"
@@ -130,7 +132,7 @@ static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
 	return 0;
 }
 enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_JSON, OPT_CSV,
-       OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
+       OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_RANK };
 
 int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 {
@@ -142,6 +144,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "tid", required_argument, NULL, OPT_TID },
+		{ "rank", required_argument, NULL, OPT_RANK },
 		/* ours, and perf report's spellings */
 		{ "comm", required_argument, NULL, 'c' },
 		{ "comms", required_argument, NULL, 'c' },
@@ -199,10 +202,12 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'c':
 		case OPT_PID:
 		case OPT_TID:
+		case OPT_RANK:
 		case 'd':
 		case 'S': {
 			enum rep_filter_kind k = c == 'c' ? RF_COMM : c == OPT_PID ? RF_PID :
-						 c == OPT_TID ? RF_TID : c == 'd' ? RF_DSO : RF_SYM;
+						 c == OPT_TID ? RF_TID : c == OPT_RANK ? RF_RANK :
+						 c == 'd' ? RF_DSO : RF_SYM;
 			if (rep_filter__add(&filter, k, optarg, why, sizeof(why)))
 				return usage_error("%s", why);
 			o.filter = &filter;
@@ -250,7 +255,8 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 				   argv[optind]);
 	if (sort) {
 		if (rep_parse_sort(sort, o.keys, &o.nr_keys, bad, sizeof(bad)))
-			return usage_error("unknown sort key '%s': use comm, pid, tid, dso, sym, line, cpu",
+			return usage_error("unknown sort key '%s': use comm, pid, tid, dso, sym, line, cpu, "
+					   "rank, host",
 					   bad);
 	} else if (o.lines) {
 		rep_parse_sort("line,sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));

@@ -72,10 +72,26 @@ static void print_lost(FILE *f, const struct rep *r, const char *prefix)
 			"(ring buffers full)\n", prefix, r->lost);
 }
 
-/* "# rank 3 of 4, job 1234" */
-static void print_job(FILE *f, const struct hpm_profile_meta *m, const char *prefix)
+/* "# rank 3 of 4, job 1234"; a merge: "# merged: 4 ranks of 4 on 2 hosts, job 1234" */
+static void print_job(FILE *f, const struct rep *r, const char *prefix)
 {
+	const struct hpm_profile_meta *m = &r->meta;
+
 	fprintf(f, "%s", prefix);
+	if (m->merged) {
+		size_t hosts = 0;
+		for (size_t i = 0; i < r->nr_ranks; i++) { /* ranks are few: quadratic is fine */
+			size_t k = 0;
+			while (k < i && r->ranks[k].host != r->ranks[i].host)
+				k++;
+			hosts += k == i;
+		}
+		fprintf(f, " merged: %zu rank%s", r->nr_ranks, r->nr_ranks == 1 ? "" : "s");
+		if (m->job_size)
+			fprintf(f, " of %" PRIu32, m->job_size);
+		fprintf(f, " on %zu host%s%s", hosts, hosts == 1 ? "" : "s",
+			m->job && m->job[0] ? "," : "");
+	}
 	if (m->has_rank)
 		fprintf(f, " rank %" PRIu32, m->rank);
 	if (m->has_rank && m->job_size)
@@ -92,8 +108,8 @@ static void print_header(FILE *f, const struct rep *r, const char *prefix)
 		esc_text(r->meta.arch),
 		r->meta.cpu_model[0] ? esc_text(r->meta.cpu_model) : "CPU model unknown",
 		esc_text(r->meta.kernel));
-	if (r->meta.has_rank || (r->meta.job && r->meta.job[0])) /* under mpirun, srun */
-		print_job(f, &r->meta, prefix);
+	if (r->meta.has_rank || r->meta.merged || (r->meta.job && r->meta.job[0]))
+		print_job(f, r, prefix); /* under mpirun, srun */
 	for (uint32_t i = 0; i < r->nr_ev; i++) {
 		const struct hpm_profile_event *e = &r->meta.events[i];
 		if (e->trigger)
@@ -334,6 +350,16 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 		json_u64(&j, "size", r->meta.job_size);
 	if (r->meta.job && r->meta.job[0])
 		json_str(&j, "job", r->meta.job);
+	if (r->meta.merged) { /* hpmon merge's: its ranks, as first met */
+		json_arr_open(&j, "ranks");
+		for (size_t i = 0; i < r->nr_ranks; i++) {
+			json_obj_open(&j, NULL);
+			json_u64(&j, "rank", r->ranks[i].rank);
+			json_str(&j, "host", rep_str(r, r->ranks[i].host));
+			json_obj_close(&j);
+		}
+		json_arr_close(&j);
+	}
 	json_bool(&j, "complete", r->st.complete);
 	if (!r->st.complete)
 		json_str(&j, "incomplete", r->st.what);
@@ -370,8 +396,11 @@ static void print_json(FILE *f, struct rep *r, bool callgraph)
 		json_obj_open(&j, NULL);
 		for (size_t k = 0; k < o->nr_keys; k++) {
 			enum sort_key key = o->keys[k];
-			if (key == SK_PID || key == SK_TID || key == SK_CPU)
-				json_u64(&j, rep_key_names[key], row->key[key]);
+			uint64_t v = rep_key_value(r, row, key);
+			if (key == SK_RANK && v == REP_NO_RANK)
+				json_null(&j, rep_key_names[key]);
+			else if (key == SK_PID || key == SK_TID || key == SK_CPU || key == SK_RANK)
+				json_u64(&j, rep_key_names[key], v);
 			else
 				json_str(&j, rep_key_names[key], rep_key_text(r, row, key, buf, sizeof(buf)));
 		}

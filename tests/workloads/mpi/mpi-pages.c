@@ -12,12 +12,15 @@
  * N * (r + 1). The rank tells it r through a pipe.
  *
  * With KILL and DIR, rank KILL then waits until every other rank's
- * DIR/stat.R.json exists (written by its hpmon once it exits), and kills
- * its parent, the hpmon that measures it, with SIGKILL: a rank whose
- * measurement dies, while the others' files are complete.
+ * DIR/stat.R.json exists (written by its hpmon once it exits), or its
+ * profile DIR/prof.R ends with its end chunk (hpmon record writes it
+ * last), and kills its parent, the hpmon that measures it, with SIGKILL:
+ * a rank whose measurement dies, while the others' files are complete.
  */
+#include <fcntl.h>
 #include <mpi.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <stdio.h>
@@ -43,6 +46,27 @@ static int touch_pages(long n)
 	return munmap(p, (size_t)n * (size_t)page);
 }
 
+/* @path is a whole profile: its last bytes hold the end chunk's header
+ * (docs/profile-format.md: magic "HCHK", kind 2), then a short payload */
+static int profile_whole(const char *path)
+{
+	unsigned char b[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t end;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return 0;
+	end = lseek(fd, 0, SEEK_END);
+	if (end > 0)
+		n = pread(fd, b, sizeof(b), end > (off_t)sizeof(b) ? end - (off_t)sizeof(b) : 0);
+	close(fd);
+	for (ssize_t i = 0; i + 5 <= n; i++)
+		if (!memcmp(b + i, "HCHK", 4) && b[i + 4] == 2)
+			return 1;
+	return 0;
+}
+
 /* every rank but @self has its file in @dir; waits at most 100 s */
 static void wait_for_others(const char *dir, int self, int size)
 {
@@ -50,9 +74,10 @@ static void wait_for_others(const char *dir, int self, int size)
 	for (int tries = 0; tries < 10000; tries++) {
 		int have = 0;
 		for (int r = 0; r < size; r++) {
-			char path[4096];
+			char path[4096], prof[4096];
 			snprintf(path, sizeof(path), "%s/stat.%d.json", dir, r);
-			have += r != self && access(path, F_OK) == 0;
+			snprintf(prof, sizeof(prof), "%s/prof.%d", dir, r);
+			have += r != self && (access(path, F_OK) == 0 || profile_whole(prof));
 		}
 		if (have == size - 1)
 			return;

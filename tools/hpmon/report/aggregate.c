@@ -17,7 +17,8 @@ static bool task_passes(struct rep *r, const struct hpm_sample *s, uint32_t comm
 {
 	const struct rep_filter *f = r->o.filter;
 	if ((f->nr_pids && !rep_ids__has(f->pids, f->nr_pids, s->pid)) ||
-	    (f->nr_tids && !rep_ids__has(f->tids, f->nr_tids, s->tid)))
+	    (f->nr_tids && !rep_ids__has(f->tids, f->nr_tids, s->tid)) ||
+	    (f->nr_ranks && !rep_filter__has_rank(f, rep_rank_of(r, s->pid))))
 		return false;
 	if (!f->comms.nr)
 		return true;
@@ -41,7 +42,7 @@ static bool place_passes(const struct rep *r, const struct rep_dso *d, const str
 
 static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 {
-	if (r->last_row && htab__key_eq(r->rows[r->last_row - 1].key, key, SK_MAX))
+	if (r->last_row && htab__key_eq(r->rows[r->last_row - 1].key, key, REP_KEY_WORDS))
 		return &r->rows[r->last_row - 1];
 	long i = htab__get(r->h_row, key);
 	if (i >= 0) {
@@ -49,10 +50,10 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 		return &r->rows[i];
 	}
 	/* past the memory cap: one row (made uncharged) for every key not met before */
-	static const uint64_t capped[SK_MAX] = { REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED,
-		REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED };
-	if (!htab__key_eq(key, capped, SK_MAX) &&
-	    !rep_charge(r, rep_cost(sizeof(struct rep_row), SK_MAX, 3 * r->nr_ev * 8, 3)))
+	static const uint64_t capped[REP_KEY_WORDS] = { REP_KEY_CAPPED, REP_KEY_CAPPED,
+		REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED };
+	if (!htab__key_eq(key, capped, REP_KEY_WORDS) &&
+	    !rep_charge(r, rep_cost(sizeof(struct rep_row), REP_KEY_WORDS, 3 * r->nr_ev * 8, 3)))
 		return row_get(r, capped);
 	if (!PUSH(r, rows, nr_rows, cap_rows) || htab__put(r->h_row, key, r->nr_rows))
 		return NULL;
@@ -619,7 +620,7 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 		account(r, s, comm, li, row);
 		return;
 	}
-	uint64_t key[SK_MAX] = { 0 };
+	uint64_t key[REP_KEY_WORDS] = { 0 };
 	bool by_place = true;
 	for (size_t i = 0; i < o->nr_keys; i++) {
 		uint64_t v = 0;
@@ -631,9 +632,13 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 		case SK_SYM: v = l->sym; break;
 		case SK_LINE: v = l->line; break;
 		case SK_CPU: v = s->cpu; break;
+		case SK_RANK: /* (report.h: REP_KEY_WORDS) */
+			v = (uint64_t)(uint32_t)(rep_rank_of(r, s->pid) + 1) << 32;
+			break;
+		case SK_HOST: v = r->by_rank ? 0 : (uint64_t)ranks__host_of(r, s->pid) << 32; break;
 		default: break;
 		}
-		key[o->keys[i]] = v;
+		key[rep_key_word(o->keys[i])] |= v;
 		by_place &= o->keys[i] == SK_DSO || o->keys[i] == SK_SYM || o->keys[i] == SK_LINE;
 	}
 	row = row_get(r, key);
@@ -696,7 +701,9 @@ int aggregate__init(struct rep *r)
 	r->sb_gen = 1;
 	r->filter_comm = UINT32_MAX;
 	r->memo = calloc(1, sizeof(*r->memo)); /* gen 0: empty */
-	r->h_row = htab__new(SK_MAX);
+	r->h_row = htab__new(REP_KEY_WORDS);
+	for (size_t i = 0; i < r->o.nr_keys; i++)
+		r->by_rank |= r->o.keys[i] == SK_RANK;
 	r->h_edge = htab__new(2);
 	r->h_stack = htab__new(3);
 	r->h_prev = htab__new(3);

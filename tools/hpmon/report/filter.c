@@ -11,7 +11,7 @@
 
 #include "report/report-internal.h"
 
-static const char *const kind_opt[] = { "--comm", "--pid", "--tid", "--dso", "--sym" };
+static const char *const kind_opt[] = { "--comm", "--pid", "--tid", "--dso", "--sym", "--rank" };
 
 /* A piece of a --sym list that a comma cut out of a longer name: its
  * parentheses do not pair ("f(int" of "f(int, int)"), or its angle
@@ -55,6 +55,47 @@ static int add_id(struct rep_filter *f, enum rep_filter_kind k, const char *s, s
 	return 0;
 }
 
+/* A rank, or a range of them ("2-5"), of a --rank list. */
+static int add_rank(struct rep_filter *f, const char *s, size_t n, char *why, size_t len)
+{
+	char buf[48], *end, *p;
+	long v[2];
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	p = buf;
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		v[i] = strtol(p, &end, 10);
+		if (end == p || errno || v[i] < 0 || v[i] > INT32_MAX || *p == '-' || *p == '+')
+			goto bad;
+		if (i == 0 && *end == '-') {
+			p = end + 1;
+			continue;
+		}
+		if (*end)
+			goto bad;
+		if (i == 0)
+			v[1] = v[0];
+		break;
+	}
+	if (v[1] < v[0])
+		goto bad;
+	if (f->nr_ranks >= REP_LIST_MAX) {
+		snprintf(why, len, "--rank: more than %d items", REP_LIST_MAX);
+		return -E2BIG;
+	}
+	f->rank_lo[f->nr_ranks] = (uint32_t)v[0];
+	f->rank_hi[f->nr_ranks++] = (uint32_t)v[1];
+	return 0;
+bad:
+	snprintf(why, len, "--rank: '%s' is not a rank (give ranks from 0, or ranges of them, "
+		 "separated by commas: 0,2,5-7)", buf);
+	return -EINVAL;
+}
+
 static int add_name(struct rep_filter *f, enum rep_filter_kind k, const char *s, size_t n,
 		    char *why, size_t len)
 {
@@ -88,8 +129,8 @@ int rep_filter__add(struct rep_filter *f, enum rep_filter_kind k, const char *ar
 				 "single commas)", kind_opt[k], arg);
 			return -EINVAL;
 		}
-		int rc = k == RF_PID || k == RF_TID ? add_id(f, k, s, n, why, len)
-						    : add_name(f, k, s, n, why, len);
+		int rc = k == RF_PID || k == RF_TID ? add_id(f, k, s, n, why, len) :
+			 k == RF_RANK ? add_rank(f, s, n, why, len) : add_name(f, k, s, n, why, len);
 		if (rc)
 			return rc;
 		if (!s[n])
@@ -100,7 +141,8 @@ int rep_filter__add(struct rep_filter *f, enum rep_filter_kind k, const char *ar
 
 bool rep_filter__any(const struct rep_filter *f)
 {
-	return f && (f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids);
+	return f && (f->comms.nr || f->dsos.nr || f->syms.nr || f->nr_pids || f->nr_tids ||
+		     f->nr_ranks);
 }
 
 bool rep_list__has(const struct rep_list *l, const char *s)
@@ -131,4 +173,14 @@ bool rep_ids__has(const pid_t *v, size_t n, pid_t x)
 		if (v[i] == x)
 			return true;
 	return false;
+}
+
+bool rep_filter__has_rank(const struct rep_filter *f, uint32_t rank)
+{
+	if (!f->nr_ranks)
+		return true;
+	for (size_t i = 0; i < f->nr_ranks; i++)
+		if (rank >= f->rank_lo[i] && rank <= f->rank_hi[i])
+			return true;
+	return false; /* REP_NO_RANK too: no list names it */
 }

@@ -7,12 +7,28 @@
 
 #include "report/report-internal.h"
 
-const char *const rep_key_names[SK_MAX] = { "comm", "pid", "tid", "dso", "sym", "line", "cpu" };
+const char *const rep_key_names[SK_MAX] = { "comm", "pid", "tid", "dso", "sym", "line", "cpu",
+					     "rank", "host" };
+
+uint64_t rep_key_value(const struct rep *r, const struct rep_row *row, enum sort_key k)
+{
+	uint64_t v = row->key[rep_key_word(k)];
+	uint32_t hi = (uint32_t)(v >> 32);
+
+	if (v == REP_KEY_CAPPED)
+		return v;
+	switch (k) {
+	case SK_CPU: return (uint32_t)v;
+	case SK_RANK: return hi ? hi - 1 : REP_NO_RANK;
+	case SK_HOST: return r->by_rank ? (hi ? ranks__host_of_rank(r, hi - 1) : 0) : hi;
+	default: return v;
+	}
+}
 
 const char *rep_key_text(const struct rep *r, const struct rep_row *row, enum sort_key k,
 			 char *buf, size_t len)
 {
-	uint64_t v = row->key[k];
+	uint64_t v = rep_key_value(r, row, k);
 	if (v == REP_KEY_CAPPED)
 		return REP_CAPPED_NAME; /* the row of everything past the memory cap */
 	switch (k) {
@@ -26,6 +42,13 @@ const char *rep_key_text(const struct rep *r, const struct rep_row *row, enum so
 		return v < r->nr_dsos ? r->dsos[v].base : "?";
 	case SK_SYM:
 		return v < r->nr_syms ? r->syms[v].name : "?";
+	case SK_RANK:
+		if (v == REP_NO_RANK)
+			return "-"; /* a task of no rank: the idle task, or not a merge */
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return buf;
+	case SK_HOST:
+		return v ? rep_str(r, v) : "-";
 	case SK_LINE: {
 		if (!v || v >= r->nr_lines)
 			return "?";

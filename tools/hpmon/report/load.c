@@ -30,6 +30,8 @@ static int sideband(struct rep *r, const struct hpm_prec *p)
 	case HPM_PREC_THROTTLE:
 		r->throttled++;
 		return 0;
+	case HPM_PREC_RANK:
+		return ranks__record(r, &p->rank);
 	default:
 		return 0;
 	}
@@ -123,13 +125,15 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 
 	memset(r, 0, sizeof(*r));
 	r->o = *o;
-	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r))
+	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r) || ranks__init(r))
 		goto nomem;
 
 	if (open_profile(r))
 		return -1;
 	r->meta = *hpm_profile__meta(r->prof);
 	r->live = hpm_profile__status(r->prof);
+	if (ranks__start(r))
+		goto nomem;
 	if (!o->callgraph) /* a flat listing: call chains are not decoded */
 		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	r->nr_ev = r->meta.nr_events;
@@ -196,6 +200,7 @@ void rep_free(struct rep *r)
 {
 	addrspace__free(r); /* first: it waits for the kallsyms reader */
 	aggregate__free(r);
+	ranks__free(r);
 	rep_strings__free(r);
 	free(r->ev_samples);
 	free(r->ev_period);
@@ -214,12 +219,14 @@ int rep_walk(struct rep *r, const struct rep_opts *o, rep_walk_fn fn, void *arg)
 
 	memset(r, 0, sizeof(*r));
 	r->o = *o;
-	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r))
+	if (rep_strings__init(r) || addrspace__init(r) || aggregate__init(r) || ranks__init(r))
 		goto nomem;
 	if (open_profile(r))
 		return -1;
 	r->meta = *hpm_profile__meta(r->prof);
 	r->live = hpm_profile__status(r->prof);
+	if (ranks__start(r))
+		goto nomem;
 	if (!o->callgraph)
 		hpm_profile__skip(r->prof, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	r->nr_ev = r->meta.nr_events;

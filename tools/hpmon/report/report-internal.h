@@ -121,6 +121,18 @@ static inline bool rep_kernel_mode(enum hpm_mode mode)
 	return mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV;
 }
 
+/* ---- ranks.c: the ranks of a merged profile ---- */
+
+int ranks__init(struct rep *r);
+void ranks__free(struct rep *r);
+/* A RANK record. 0 or -ENOMEM. */
+int ranks__record(struct rep *r, const struct hpm_rank_rec *k);
+/* Once the header is read: a rank's own profile is its one rank. */
+int ranks__start(struct rep *r);
+/* The string id of the host of @pid's rank, or of rank @rank; 0 when not known. */
+uint32_t ranks__host_of(struct rep *r, pid_t pid);
+uint32_t ranks__host_of_rank(const struct rep *r, uint32_t rank);
+
 /* ---- aggregate.c: rows, call graphs, folded stacks, group counts ---- */
 
 int aggregate__init(struct rep *r);

@@ -11,7 +11,8 @@
  * (interned strings), addrspace.c (processes, their mappings and names,
  * objects, symbols: the address-space model), aggregate.c (rows, call
  * graphs, folded stacks, group counts), keys.c (sort keys), filter.c
- * (the filters' lists and tests), load.c (the pass over the file).
+ * (the filters' lists and tests), ranks.c (a merged profile's ranks and
+ * hosts), load.c (the pass over the file).
  * report-internal.h joins them.
  *
  * Ownership: struct rep is the caller's (usually on its stack); rep_load
@@ -30,7 +31,15 @@
 #include <hpmon/profile.h>
 #include <hpmon/symbols.h>
 
-enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_MAX };
+/* rank and host: a merged profile's (hpmon merge), or a rank's own */
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_LINE, SK_CPU, SK_RANK, SK_HOST,
+		SK_MAX };
+/* The words of a row's key: rank and host ride in the high half of the
+ * CPU's word (a row costs no more than before them): rank + 1 (0: none)
+ * when rank is a key, which says the host too, else the host's string
+ * id. rep_key_value takes them apart. */
+#define REP_KEY_WORDS SK_RANK
+static inline unsigned rep_key_word(enum sort_key k) { return k >= SK_RANK ? SK_CPU : k; }
 
 /*
  * The filters (--comm, --pid, --tid, --dso, --sym): each a list, split at
@@ -52,9 +61,11 @@ struct rep_filter {
 	struct rep_list comms, dsos, syms;
 	pid_t pids[REP_LIST_MAX], tids[REP_LIST_MAX];
 	size_t nr_pids, nr_tids;
+	uint32_t rank_lo[REP_LIST_MAX], rank_hi[REP_LIST_MAX]; /* --rank 0,2-5 */
+	size_t nr_ranks;
 };
 
-enum rep_filter_kind { RF_COMM, RF_PID, RF_TID, RF_DSO, RF_SYM };
+enum rep_filter_kind { RF_COMM, RF_PID, RF_TID, RF_DSO, RF_SYM, RF_RANK };
 
 /* Add the items of @arg ("a,b", borrowed) to the list @k of @f (an option
  * given twice adds to its list). 0; or -EINVAL (an empty item, an id
@@ -73,6 +84,8 @@ bool rep_list__names_sym(const struct rep_list *l, const char *name);
  * name without its parameters ("ns::f" for "ns::f(int)"). */
 bool rep_sym_named(const char *name, const char *given, size_t n);
 bool rep_ids__has(const pid_t *v, size_t n, pid_t x);
+/* Rank @rank is in @f's --rank list (true when it has none). */
+bool rep_filter__has_rank(const struct rep_filter *f, uint32_t rank);
 
 struct rep;
 
@@ -167,10 +180,15 @@ struct rep_line {
 };
 
 struct rep_row {
-	uint64_t key[SK_MAX];
+	uint64_t key[REP_KEY_WORDS];     /* rep_key_word(sort key) */
 	uint64_t *samples;         /* [nr_ev] */
 	double *period;            /* [nr_ev] */
 	double *delta;             /* [nr_ev] counts read from groups */
+};
+
+struct rep_rank {              /* a rank of a merged profile (ranks.c) */
+	uint32_t rank;
+	uint32_t host;             /* string id, 0 when not known */
 };
 
 struct rep_edge {
@@ -231,6 +249,10 @@ struct rep {
 	struct rep_row *rows; size_t nr_rows, cap_rows;
 	struct rep_edge *edges; size_t nr_edges, cap_edges;
 	struct rep_stack *stacks; size_t nr_stacks, cap_stacks;
+	struct rep_rank *ranks; size_t nr_ranks, cap_ranks; /* by first mention */
+	struct htab *h_rank, *h_task;      /* rank -> ranks[]; task id -> ranks[] */
+	pid_t last_task; long last_task_rank; /* rank_index's cache */
+	bool by_rank;                      /* rank is a sort key */
 	char **strs; size_t nr_strs, cap_strs;
 	struct htab *h_str, *h_dso, *h_loc, *h_sym, *h_line, *h_row, *h_edge, *h_stack,
 		    *h_proc, *h_comm, *h_prev;
@@ -318,9 +340,17 @@ bool rep_reserve(struct rep *r, uint64_t bytes);
 /* Everything rep_load made, but r->metrics. */
 void rep_free(struct rep *r);
 const char *rep_str(const struct rep *r, uint64_t id);
-/* A row's key column @k as text into @buf. */
+/* A row's key column @k as a number (pid, tid, cpu, rank; REP_KEY_CAPPED
+ * in the row past the memory cap), or as text into @buf. */
+uint64_t rep_key_value(const struct rep *r, const struct rep_row *row, enum sort_key k);
 const char *rep_key_text(const struct rep *r, const struct rep_row *row, enum sort_key k,
 			 char *buf, size_t len);
+/* The rank of task @pid (a merged profile's), or of the profile (a
+ * rank's own); REP_NO_RANK when none. */
+#define REP_NO_RANK UINT32_MAX
+uint32_t rep_rank_of(struct rep *r, pid_t pid);
+/* Whether the profile holds rank @rank. */
+bool rep_has_rank(const struct rep *r, uint32_t rank);
 /* Sort rows by the main event's period, largest first. */
 void rep_sort_rows(struct rep *r);
 /* Parse "sym,dso" into keys. -1 on an unknown key (named in @bad). */
