@@ -7,6 +7,9 @@
 # grew, by the points the table says, within one), work6's blue, work3's
 # nearly white; no console error, no request, a screenshot that is not
 # blank. A profile that cannot be read leaves no page behind.
+#
+# HPMON_DIFF_SCREENSHOT=docs/diff-html.png writes the page's picture
+# (1280x800) there, for the docs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
@@ -33,7 +36,7 @@ cat >"$E2E_TMP/steps.json" <<'JSON'
 ]
 JSON
 python3 "$SRCDIR/tests/e2e/cdp.py" "$E2E_TMP/d.html" "$E2E_TMP/steps.json" "$E2E_TMP/cdp.json" \
-	--shot "$E2E_TMP/d.png" || fail "the browser driver failed"
+	--shot "${HPMON_DIFF_SCREENSHOT:-$E2E_TMP/d.png}" --size 1280x800 || fail "the browser driver failed"
 res() { json "$E2E_TMP/cdp.json" "$1"; }
 expect_eq "no console errors" "[]" "$(res "j['console'] + j['exceptions']")"
 expect_eq "no network request" "[]" "$(res "j['requests']")"
