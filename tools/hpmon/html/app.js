@@ -39,7 +39,6 @@ function choose(e) {
   S.ev = e;
   S.root = build(e);
   S.zoom = null;
-  if (S.range && !(D.bins.v[e] || []).length) S.range = null;
   redraw();
 }
 
@@ -90,11 +89,12 @@ document.querySelector('#funcs tbody').addEventListener('click', (e) => {
   const tr = e.target.closest('tr');
   if (tr && tr.dataset.sym !== undefined) showAnno(Number(tr.dataset.sym));
 });
-if (DIFF || !D.bins.n) {
+if (DIFF || !AX) {
   $('time-sec').hidden = true;
 } else {
+  makeLanes();
   stripEvents(redraw);
-  $('clear').addEventListener('click', () => { S.range = null; redraw(); });
+  $('clear').addEventListener('click', () => { S.sel = null; redraw(); });
 }
 window.addEventListener('resize', () => { draw(); if (!DIFF) strip(); });
 choose(S.ev);

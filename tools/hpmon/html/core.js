@@ -28,5 +28,6 @@ const S = {
   zoom: null,        // the node shown at full width
   search: null,      // a RegExp
   colour: DIFF ? 'diff' : 'name',  // what the frames' colours follow
-  range: null,       // [first bin, last bin + 1) of the time range, or null
+  sel: null,         // the time range chosen, [from, to] in ns, or null
+  range: null,       // the bins it covers, [first, last + 1) (timeline.js)
 };
