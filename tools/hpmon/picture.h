@@ -138,6 +138,8 @@ struct page {
 				 tree, or its nearest ancestor's that is there */
 	uint32_t *nr_pnode;   /* [nr_ev] nodes in the page's tree */
 };
+/* picture-page.c */
+#define PAGE_PRUNE 200000.0  /* frames under 1/PAGE_PRUNE of the total are left out */
 int page_init(struct page *pg, struct json *j, struct rep *r, struct ptrees *p);
 void page_free(struct page *pg);
 long page_sym(struct page *pg, uint32_t sym);
@@ -146,6 +148,9 @@ void page_header(struct page *pg);
 /* Event @e's tree as an array (docs/hpmon-report.md: trees), pruned;
  * with @reads, its nodes' group counts into the page's "reads" later. */
 int page_tree(struct page *pg, uint32_t e);
+/* The page's nodes of event @e in order, as indexes into its tree
+ * (malloc'd, for the caller to free); NULL when out of memory. */
+uint32_t *page_order(const struct page *pg, uint32_t e);
 /* The members every page ends with: syms, symdso, comms, bins. */
 int page_tail(struct page *pg);
 /* The page: html/page.html with @STYLE@, @APP@ and @DATA@ (@data, JSON,
