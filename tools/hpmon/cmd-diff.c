@@ -5,7 +5,6 @@
  * it hurt something else (docs/hpmon-diff.md). --html draws the same rows
  * beside B's flame graph coloured by the change (picture-diff.c).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -152,8 +151,7 @@ static int write_html(const char *path, char **argv, struct rep *a, struct rep *
 	struct diff_side sa = { argv[0], a, pa }, sb = { argv[1], b, pb };
 	int rc = export_html_diff(f, &sa, &sb, rows, n);
 	if (rc)
-		fprintf(stderr, "hpmon diff: cannot make the page: %s\n",
-			rc == -ENODATA ? "a profile has no samples" : strerror(-rc));
+		fprintf(stderr, "hpmon diff: cannot make the page: %s\n", strerror(-rc));
 	if (!file)
 		return rc ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 	if (rc) {

@@ -148,14 +148,17 @@ int export_html_diff(FILE *f, const struct diff_side *a, const struct diff_side 
 {
 	char *data = NULL;
 	size_t len = 0;
-	if (a->p->err || b->p->err)
-		return a->p->err ? a->p->err : b->p->err;
-	if (!a->p->t || !b->p->t)
-		return -ENODATA; /* a profile without samples */
+	int rc = a->p->err ? a->p->err : b->p->err;
+	if (!rc)
+		rc = ptrees_ensure(a->p, a->r);
+	if (!rc)
+		rc = ptrees_ensure(b->p, b->r);
+	if (rc)
+		return rc;
 	FILE *m = open_memstream(&data, &len);
 	if (!m)
 		return -errno;
-	int rc = write_data(m, a, b, rows, n);
+	rc = write_data(m, a, b, rows, n);
 	if (fclose(m) && !rc)
 		rc = -ENOMEM;
 	if (!rc)

@@ -216,12 +216,13 @@ int export_html(FILE *f, struct rep *r, struct ptrees *p)
 {
 	char *data = NULL;
 	size_t len = 0;
-	if (p->err)
-		return p->err;
+	int rc = p->err ? p->err : ptrees_ensure(p, r);
+	if (rc)
+		return rc;
 	FILE *m = open_memstream(&data, &len);
 	if (!m)
 		return -errno;
-	int rc = write_data(m, r, p);
+	rc = write_data(m, r, p);
 	if (fclose(m) && !rc)
 		rc = -ENOMEM;
 	if (!rc)

@@ -69,7 +69,7 @@ void flame_free(struct flame *t)
 
 #define BIN_SPAN 16384  /* time keys a tree keeps apart before it coarsens them */
 
-static int ptrees_ensure(struct ptrees *p, const struct rep *r)
+int ptrees_ensure(struct ptrees *p, const struct rep *r)
 {
 	if (p->t)
 		return 0;

@@ -90,6 +90,8 @@ struct ptrees {
 /* Set @o's sink (and callgraph) to build @p during rep_load; @p must
  * outlive the load. */
 void ptrees_init(struct ptrees *p, struct rep_opts *o);
+/* The trees made (empty) when no sample came: 0 or -ENOMEM. */
+int ptrees_ensure(struct ptrees *p, const struct rep *r);
 /* Coarsen the bins to at most @max_bins over the samples' span, and
  * further until there are at most @budget of them. 0 or -ENOMEM. */
 int ptrees_bins(struct ptrees *p, size_t budget, uint64_t max_bins);
