@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The timeline model (tools/hpmon/timeline.h): stat -I JSON lines binned
+ * by interval, with a metric's event listed twice counted once, a null
+ * count as no running time, a null metric as a bin without a value, and
+ * per-thread rows as their own series; the bin cap halves the resolution
+ * with the sums kept exactly; a profile's samples binned by time per
+ * thread and in "all", named by their COMM records; bad input refused
+ * with the reason. The tool is not a library: its files are compiled
+ * into this test.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <linux/perf_event.h>
+
+#include "../../tools/hpmon/merge-json.c"
+#include "../../tools/hpmon/timeline.c"
+
+static char dir[] = "/tmp/test-timeline-XXXXXX";
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static const struct timeline_series *find(const struct timeline *t, const char *ev,
+					  const char *thread)
+{
+	for (size_t i = 0; i < t->nr_series; i++)
+		if (!strcmp(t->series[i].event, ev) && !strcmp(t->series[i].thread, thread))
+			return &t->series[i];
+	return NULL;
+}
+
+#define EV(name, count, en, run) \
+	"{\"name\":\"" name "\",\"count\":" count ",\"enabled_ns\":" en ",\"running_ns\":" run \
+	",\"unit\":\"\"}"
+
+/* Four intervals of 100 ms, then the summary. */
+static const char stat4[] =
+	"{\"time_ns\":100000000,\"interval_ns\":100000000,\"span_ns\":100000000,\"events\":["
+	EV("page-faults", "10", "1000", "1000") "," EV("cycles", "200", "1000", "500") ","
+	EV("page-faults", "10", "1000", "1000") "],\"metrics\":[{\"name\":\"ipc\",\"value\":1.5}],"
+	"\"threads\":[{\"pid\":7,\"tid\":7,\"comm\":\"main\",\"events\":[" EV("page-faults", "4", "9", "9")
+	"],\"metrics\":[]},{\"pid\":7,\"tid\":8,\"comm\":\"worker\",\"events\":["
+	EV("page-faults", "6", "9", "9") "],\"metrics\":[]}]}\n"
+	"{\"time_ns\":200000000,\"interval_ns\":100000000,\"span_ns\":100000000,\"events\":["
+	EV("page-faults", "0", "0", "0") "," EV("cycles", "null", "1000", "0")
+	"],\"metrics\":[{\"name\":\"ipc\",\"value\":null}]}\n"
+	"\n"
+	"{\"time_ns\":300000000,\"interval_ns\":100000000,\"span_ns\":100000000,\"events\":["
+	EV("page-faults", "30", "1000", "1000") "," EV("cycles", "100", "1000", "1000")
+	"],\"metrics\":[{\"name\":\"ipc\",\"value\":0.5}]}\n"
+	"{\"time_ns\":350000000,\"interval_ns\":100000000,\"span_ns\":50000000,\"events\":["
+	EV("page-faults", "1", "1000", "1000") "],\"metrics\":[{\"name\":\"ipc\",\"value\":2.5}]}\n"
+	"{\"command\":[\"x\"],\"events\":[" EV("page-faults", "41", "1", "1") "]}\n";
+
+static void test_stat_bins(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	struct timeline *t = timeline__from_stat_json(write_file("s.json", stat4), NULL, why,
+						      sizeof(why));
+	assert_non_null(t);
+	assert_int_equal(t->source, TL_SRC_STAT);
+	assert_int_equal(t->start_ns, 0);
+	assert_int_equal(t->bin_ns, 100000000);
+	assert_int_equal(t->nr_bins, 4);
+	assert_int_equal(t->nr_events, 3);
+	/* all first, then the threads in order */
+	assert_string_equal(t->series[0].event, "page-faults");
+	assert_string_equal(t->series[0].thread, "all");
+	assert_string_equal(t->series[1].thread, "main/7");
+	assert_string_equal(t->series[2].thread, "worker/8");
+
+	const struct timeline_series *pf = find(t, "page-faults", "all");
+	double want_pf[4] = {10, 0, 30, 1};
+	for (int i = 0; i < 4; i++) {
+		assert_true(pf->count[i] == want_pf[i]);
+		assert_true(pf->coverage[i] == 1);
+	}
+	assert_true(pf->total == 41); /* the listing twice counted once; the summary not binned */
+	assert_true(pf->min == 0 && pf->max == 30);
+
+	const struct timeline_series *cy = find(t, "cycles", "all");
+	assert_true(cy->count[0] == 200 && cy->coverage[0] == 0.5);
+	assert_true(cy->count[1] == 0 && cy->coverage[1] == 0); /* null: enabled, never ran */
+	assert_true(cy->count[2] == 100 && cy->coverage[2] == 1);
+	assert_true(cy->count[3] == 0 && cy->coverage[3] == 1); /* not listed: nothing */
+
+	const struct timeline_series *ipc = find(t, "ipc", "all");
+	assert_true(ipc->metric);
+	assert_true(ipc->count[0] == 1.5 && ipc->coverage[0] == 1);
+	assert_true(ipc->coverage[1] == 0);
+	assert_true(ipc->count[3] == 2.5);
+	assert_true(ipc->total == 1.5); /* the mean of the bins with a value */
+	assert_true(ipc->min == 0.5 && ipc->max == 2.5);
+
+	const struct timeline_series *w = find(t, "page-faults", "worker/8");
+	assert_true(w->count[0] == 6 && w->total == 6);
+	assert_null(find(t, "page-faults", "[other threads]"));
+	timeline__free(t);
+}
+
+/* Past the cap, bins merge two by two: sums exact, metrics their mean. */
+static void test_stat_cap(void **state)
+{
+	(void)state;
+	char text[8192] = "", why[200];
+	size_t n = 0;
+	for (int i = 0; i < 10; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "{\"time_ns\":%d00000000,\"interval_ns\":100000000,\"span_ns\":"
+				      "100000000,\"events\":[" EV("page-faults", "%d", "1", "1")
+				      "],\"metrics\":[{\"name\":\"m\",\"value\":%d}],\"threads\":["
+				      "{\"tid\":%d,\"comm\":\"t\",\"events\":[" EV("page-faults", "1", "1", "1")
+				      "]}]}\n", i + 1, i + 1, i, 100 + i % 3);
+	struct timeline_opts o = { .max_bins = 4, .max_threads = 2 };
+	struct timeline *t = timeline__from_stat_json(write_file("c.json", text), &o, why,
+						      sizeof(why));
+	assert_non_null(t);
+	assert_int_equal(t->bin_ns, 400000000); /* 10 intervals in at most 4 bins */
+	assert_int_equal(t->nr_bins, 3);
+	const struct timeline_series *pf = find(t, "page-faults", "all");
+	assert_true(pf->count[0] == 1 + 2 + 3 + 4);
+	assert_true(pf->count[1] == 5 + 6 + 7 + 8);
+	assert_true(pf->count[2] == 9 + 10);
+	assert_true(pf->total == 55);
+	const struct timeline_series *m = find(t, "m", "all");
+	assert_true(m->count[0] == 1.5 && m->count[2] == 8.5);
+	/* two threads by name, the third in "[other threads]" */
+	assert_non_null(find(t, "page-faults", "t/100"));
+	assert_non_null(find(t, "page-faults", "t/101"));
+	const struct timeline_series *ot = find(t, "page-faults", "[other threads]");
+	assert_non_null(ot);
+	assert_true(ot->total == 3); /* tid 102 in intervals 3, 6, 9 */
+	timeline__free(t);
+}
+
+static void test_stat_bad(void **state)
+{
+	(void)state;
+	char why[200] = "";
+	struct timeline *t = timeline__from_stat_json(write_file("b.json", "{\"time_ns\":1}\n{oops\n"),
+						      NULL, why, sizeof(why));
+	assert_null(t);
+	assert_int_equal(errno, EBADMSG);
+	assert_non_null(strstr(why, "line 2"));
+	t = timeline__from_stat_json(write_file("e.json", ""), NULL, why, sizeof(why));
+	assert_null(t);
+	assert_int_equal(errno, EBADMSG);
+	t = timeline__from_stat_json(write_file("n.json", "{\"command\":[\"x\"]}\n"), NULL, why,
+				     sizeof(why));
+	assert_null(t);
+	assert_non_null(strstr(why, "stat -I"));
+	t = timeline__from_stat_json(dir, NULL, why, sizeof(why));
+	assert_null(t);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(why, "not a regular file"));
+	char fifo[300];
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	t = timeline__from_stat_json(fifo, NULL, why, sizeof(why)); /* must not block */
+	assert_null(t);
+	assert_int_equal(errno, EINVAL);
+	unlink(fifo);
+	assert_true(timeline__is_stat_json(" \n{\"time", 8));
+	assert_false(timeline__is_stat_json("HPMPROF", 7));
+	assert_false(timeline__is_stat_json("  ", 2));
+}
+
+static const struct hpm_profile_event pevents[2] = {
+	{ .name = "cpu-clock", .type = 1, .period = 1000, .trigger = true,
+	  .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, .leader = 0,
+	  .group_size = 1 },
+	{ .name = "page-faults", .type = 1, .config = 2, .period = 1, .trigger = true,
+	  .sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, .leader = 1,
+	  .group_size = 1 },
+};
+
+/* Samples binned by time: 1 ms bins from the first sample. */
+static void test_profile_samples(void **state)
+{
+	(void)state;
+	int fd = memfd_create("prof", 0);
+	assert_true(fd >= 0);
+	struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "h", .arch = "x86_64",
+				      .cpu_model = "m", .kernel = "k", .nr_events = 2,
+				      .events = pevents, .page_size = 4096 };
+	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
+	assert_non_null(w);
+	struct hpm_prec p = { .type = HPM_PREC_COMM };
+	p.comm = (struct hpm_comm_rec){ .pid = 5, .tid = 6, .time = 0, .comm = "worker" };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	const uint64_t t0 = 5000000000ull;
+	for (int i = 0; i < 100; i++) { /* cpu-clock: 1000 every 0.1 ms, 10 ms long */
+		p = (struct hpm_prec){ .type = HPM_PREC_SAMPLE };
+		p.sample = (struct hpm_sample){ .ev = 0, .pid = 5, .tid = i % 2 ? 6 : 5,
+						.time = t0 + (uint64_t)i * 100000, .ip = 0x1000,
+						.period = 1000, .mode = HPM_MODE_USER };
+		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	}
+	for (int i = 0; i < 7; i++) { /* page faults in the last millisecond only */
+		p = (struct hpm_prec){ .type = HPM_PREC_SAMPLE };
+		p.sample = (struct hpm_sample){ .ev = 1, .pid = 5, .tid = 6,
+						.time = t0 + 9000000 + (uint64_t)i, .ip = 0x2000,
+						.period = 1, .mode = HPM_MODE_USER };
+		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	}
+	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+	size_t len = (size_t)lseek(fd, 0, SEEK_END);
+	unsigned char *buf = malloc(len);
+	assert_non_null(buf);
+	assert_int_equal(pread(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	struct hpm_profile *prof;
+	assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+	char why[200];
+	struct timeline *t = timeline__from_profile(prof, NULL, why, sizeof(why));
+	assert_non_null(t);
+	assert_int_equal(t->source, TL_SRC_SAMPLES);
+	assert_int_equal(t->start_ns, t0);
+	assert_int_equal(t->bin_ns, 1000000);
+	assert_int_equal(t->nr_bins, 10);
+	const struct timeline_series *all = find(t, "cpu-clock", "all");
+	const struct timeline_series *w6 = find(t, "cpu-clock", "worker/6");
+	const struct timeline_series *m5 = find(t, "cpu-clock", "5");
+	assert_non_null(all);
+	assert_non_null(w6);
+	assert_non_null(m5); /* no COMM record: the tid alone */
+	for (size_t i = 0; i < 10; i++) {
+		assert_true(all->count[i] == 10000);
+		assert_true(w6->count[i] == 5000);
+		assert_true(all->coverage[i] == 1);
+	}
+	const struct timeline_series *pf = find(t, "page-faults", "all");
+	for (size_t i = 0; i < 9; i++)
+		assert_true(pf->count[i] == 0);
+	assert_true(pf->count[9] == 7 && pf->total == 7 && pf->max == 7);
+	timeline__free(t);
+	hpm_profile__free(prof);
+	free(buf);
+}
+
+int main(void)
+{
+	assert_non_null(mkdtemp(dir));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stat_bins),
+		cmocka_unit_test(test_stat_cap),
+		cmocka_unit_test(test_stat_bad),
+		cmocka_unit_test(test_profile_samples),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		rc = rc ? rc : 1;
+	return rc;
+}
