@@ -5,6 +5,7 @@
  * object, thread, CPU ...), call graphs, and per-function ratios of the
  * counts read from groups (docs/hpmon-report.md).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "metric-args.h"
 #include "output.h"
 #include "report-view.h"
+#include "timeline.h"
 
 #define MAX_METRIC_ARGS 64
 
@@ -27,7 +29,8 @@ static const char report_usage[] =
 	"List where the samples of a profile (hpmon record) are: by default per\n"
 	"function, with samples, percent and cumulative percent, and the object.\n"
 	"\n"
-	"  -i, --input FILE       the profile (default hpmon.prof)\n"
+	"  -i, --input FILE       the profile (default hpmon.prof); with --html, also a\n"
+	"                         file of hpmon stat -I MS --json -o FILE: its charts\n"
 	"  -s, --sort KEYS        comm,pid,tid,dso,sym,line,cpu in any combination\n"
 	"      --lines            per source line (DWARF): line,sym,dso\n"
 	"      --inline           name the inlined function an address belongs to\n"
@@ -110,10 +113,17 @@ static int report_out_close(struct report_out *o, int rc)
 
 enum picture { PIC_NONE, PIC_SVG, PIC_HTML };
 
-/* --svg, --html (picture.h) into @f. */
+/* --svg, --html (picture.h) into @f; the page with the profile's timeline
+ * (timeline.h) when it can be made. */
 static int write_picture(struct rep *r, enum picture pic, struct ptrees *p, FILE *f)
 {
-	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r, p);
+	struct timeline_opts to = { .max_bins = PAGE_TIMELINE_BINS };
+	struct timeline *t = NULL;
+	char why[512];
+	if (pic == PIC_HTML && !(t = timeline__from_rep(r, &to, why, sizeof(why))))
+		fprintf(stderr, "hpmon report: note: the page has no timeline: %s\n", why);
+	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r, p, t);
+	timeline__free(t);
 	if (rc) {
 		fprintf(stderr, "hpmon report: cannot make the %s: %s\n",
 			pic == PIC_SVG ? "SVG" : "page", strerror(-rc));
@@ -283,6 +293,12 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
 
+	if (pic == PIC_HTML && picture_is_stat_json(o.input)) { /* stat -I --json: the charts */
+		int src = export_html_stat(out.f, o.input, why, sizeof(why));
+		if (src)
+			fprintf(stderr, "hpmon report: %s\n", src == -ENOMEM ? "out of memory" : why);
+		return report_out_close(&out, src ? HPM_EXIT_FAIL : HPM_EXIT_OK);
+	}
 	o.procfs = hpm_ctx__procfs_root(ctx);
 	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
 	struct rep r;

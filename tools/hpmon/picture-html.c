@@ -179,7 +179,7 @@ out:
 }
 
 /* The report's summary, as JSON, into @f. */
-static int write_data(FILE *f, struct rep *r, struct ptrees *p)
+static int write_data(FILE *f, struct rep *r, struct ptrees *p, const struct timeline *t)
 {
 	struct json j;
 	struct page pg;
@@ -207,12 +207,13 @@ static int write_data(FILE *f, struct rep *r, struct ptrees *p)
 		rc = page_annotate(&pg);
 	if (!rc)
 		rc = page_tail(&pg);
+	page_timeline(&j, t);
 	json_obj_close(&j);
 	page_free(&pg);
 	return rc;
 }
 
-int export_html(FILE *f, struct rep *r, struct ptrees *p)
+int export_html(FILE *f, struct rep *r, struct ptrees *p, const struct timeline *t)
 {
 	char *data = NULL;
 	size_t len = 0;
@@ -222,7 +223,7 @@ int export_html(FILE *f, struct rep *r, struct ptrees *p)
 	FILE *m = open_memstream(&data, &len);
 	if (!m)
 		return -errno;
-	rc = write_data(m, r, p);
+	rc = write_data(m, r, p, t);
 	if (fclose(m) && !rc)
 		rc = -ENOMEM;
 	if (!rc)

@@ -15,6 +15,7 @@
 #ifndef HPMON_TOOL_PICTURE_H
 #define HPMON_TOOL_PICTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,8 +106,17 @@ extern const struct html_asset html_assets[];
 
 int export_svg(FILE *f, const struct rep *r);
 /* report --html: the page of @r, whose load built @p (ptrees_init). With
- * r->metrics, each function's and each frame's metrics too. */
-int export_html(FILE *f, struct rep *r, struct ptrees *p);
+ * r->metrics, each function's and each frame's metrics too; with @t (or
+ * NULL), the timeline's lanes. */
+struct timeline;
+int export_html(FILE *f, struct rep *r, struct ptrees *p, const struct timeline *t);
+/* picture-timeline.c: report --html of a `stat -I --json` file @path: its
+ * timeline's charts alone. 0, or -errno with the reason in @why when the
+ * file cannot be read as one (timeline__from_stat_json). */
+int export_html_stat(FILE *f, const char *path, char *why, size_t len);
+/* Whether @path starts as a stat JSON file does, not as a profile. */
+bool picture_is_stat_json(const char *path);
+#define PAGE_TIMELINE_BINS 600  /* the timeline's bins in a page, at most */
 
 /* diff --html: B's flame tree, each frame with A's share of the same
  * stack, and the rows diff prints (@rows, @n, in its order). */
@@ -162,5 +172,7 @@ int page_assemble(FILE *f, const char *data, size_t len);
  * event, per source line and hottest instructions. */
 #define ANNO_TOP 50
 int page_annotate(struct page *pg);
+/* picture-timeline.c: "timeline" (null without @t). */
+void page_timeline(struct json *j, const struct timeline *t);
 
 #endif

@@ -7,6 +7,14 @@ function header() {
     dl.appendChild(el('dt', '', k));
     dl.appendChild(el('dd', cls || '', v));
   };
+  if (CHARTS) {
+    const T = D.timeline;
+    row('file', D.file + ' (hpmon stat -I --json)');
+    row('series', Array.from(seriesByEvent().keys()).join(', '));
+    row('intervals', T.n + ' bins of ' + fmtTime(T.width));
+    h.appendChild(dl);
+    return;
+  }
   if (DIFF) {
     row('A (before)', D.diff.a + ': ' + D.diff.a_command + ', ' + D.diff.a_samples + ' samples of ' + D.diff.a_event);
     row('B (after)', D.diff.b + ': ' + D.command + ', ' + D.events[D.main].samples + ' samples of ' +
@@ -43,6 +51,15 @@ function choose(e) {
 }
 
 header();
+if (CHARTS) { // a stat -I file: its charts alone
+  $('flame-sec').hidden = true;
+  $('table-sec').hidden = true;
+  makeLanes();
+  stripEvents(strip);
+  $('clear').addEventListener('click', () => { S.sel = null; strip(); });
+  window.addEventListener('resize', strip);
+  strip();
+} else {
 tableHead();
 const sel = $('event');
 D.events.forEach((e, i) => {
@@ -98,6 +115,7 @@ if (DIFF || !AX) {
 }
 window.addEventListener('resize', () => { draw(); if (!DIFF) strip(); });
 choose(S.ev);
+}
 // the time to interactive, for tests and bench/html.sh: ms since navigation
 window.hpmonReady = performance.now();
 document.body.dataset.ready = '1';

@@ -19,6 +19,7 @@ const fmtPct = (p) => p.toFixed(2) + '%';
 const fmtNum = (v) => (v === null || v === undefined || !isFinite(v) ? 'n/a'
   : Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3));
 const DIFF = D.mode === 'diff';
+const CHARTS = D.mode === 'timeline'; // a stat -I file's charts alone
 
 // What the page shows now.
 const S = {

@@ -118,7 +118,7 @@ function coverNote(s) {
   if (!s.coverage) return '';
   let lo = 1, k = 0;
   s.coverage.forEach((c, i) => { if (s.count[i] > 0 && c < 0.999) { k++; lo = Math.min(lo, c); } });
-  return k ? '; scaled in ' + k + ' bins (counted ' + (100 * lo).toFixed(0) + '% of the time at least)' : '';
+  return k ? '; scaled in ' + k + (k > 1 ? ' bins' : ' bin') + ' (counted ' + (100 * lo).toFixed(0) + '% of the time at least)' : '';
 }
 
 // The lanes, made once; painted again when the event or range changes.
@@ -148,10 +148,12 @@ function makeLanes() {
       const all = s.tid === -1;
       const vals = s.metric ? s.count : s.count.map((x) => x / secs);
       const mean = s.metric ? s.total : s.total / (T.n * secs);
-      const note = (s.metric ? 'mean ' + fmtNum(mean) : 'mean ' + fmtRate(mean) + '/s') + coverNote(s);
+      const note = (s.metric ? 'mean ' + fmtNum(mean) : 'mean ' + fmtRate(mean) + (s.unit || '') + '/s') +
+        coverNote(s);
       const c = laneRow(grp, s.thread, note, all ? LANE_H : SWIM_H, all ? 'all' : 'thread');
       c.dataset.event = s.event;
       c.dataset.thread = s.thread;
+      c.dataset.total = s.total;
       lanes.push({ c, draw: () => paint(c, vals, T.start, T.width, all ? LANE_H : SWIM_H,
                                          all ? (s.metric ? '#484' : '#36a') : '#89b', s.coverage) });
       if (!all && i === 1 && ss.length > 2) grp.dataset.threads = ss.length - 1;
