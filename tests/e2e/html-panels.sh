@@ -55,26 +55,29 @@ expect_eq "the hottest instruction is annotate's" "$hot_addr" "$(res "j['results
 expect_grep "the function's samples" "^$(samples work6) samples of cpu-clock" <(res "j['results'][5]")
 expect_eq "closed" True "$(res "j['results'][7]")"
 
-# -- the time range: work6 alone, then work1 alone
-hpm_ok record -q -g -e cpu-clock -o "$E2E_TMP/t.prof" -- sh -c \
-	"'$WORKLOADS/ratio' 200000000 1 0 0 && '$WORKLOADS/ratio' 200000000 0 0 1"
-hpm_ok report -i "$E2E_TMP/t.prof" --html -o "$E2E_TMP/t.html"
-# where work1 starts in the strip (the phases' wall times vary with the
-# machine's load): the ranges are dragged well inside each phase
-read -r f1 f2 f3 f4 <<<"$(python3 - "$E2E_TMP/t.html" <<'PY'
+# -- the time range: work6 alone, then work1 alone; with a fixed period
+# (the bins without periods: "each") and with a frequency (periods vary)
+for mode in "" "-F 1999"; do
+	hpm_ok record -q -g -e cpu-clock $mode -o "$E2E_TMP/t.prof" -- sh -c \
+		"'$WORKLOADS/ratio' 200000000 1 0 0 && '$WORKLOADS/ratio' 200000000 0 0 1"
+	hpm_ok report -i "$E2E_TMP/t.prof" --html -o "$E2E_TMP/t.html"
+	# where work1 starts in the strip (the phases' wall times vary with the
+	# machine's load): the ranges are dragged well inside each phase
+	read -r f1 f2 f3 f4 <<<"$(python3 - "$E2E_TMP/t.html" <<'PY'
 import json, re, sys
 d = json.loads(re.search(r'id="data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
 t, v, n = d['trees'][0], d['bins']['v'][0], d['bins']['n']
 name = lambda k: d['syms'][t[4 * k + 1]] if t[4 * k] and t[4 * k + 1] >= 0 else ''
-b6 = max(v[i + 1] for i in range(0, len(v), 4) if name(v[i]) == 'work6')
-b1 = min(v[i + 1] for i in range(0, len(v), 4) if name(v[i]) == 'work1')
+k = 3 if d['bins']['each'][0] else 4  # without the period when -c fixed it
+b6 = max(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work6')
+b1 = min(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work1')
 print(0.01, 0.8 * b6 / n, 0.99, (b1 + 1 + 0.2 * (n - b1 - 1)) / n)
 PY
-)"
-note "work6 ends, work1 starts: dragging $f1 to $f2, $f3 to $f4"
-rows='(() => { const p = {}; for (const tr of document.querySelectorAll("#funcs tbody tr")) p[tr.dataset.name] = parseFloat(tr.cells[4].textContent); return p; })()'
-frames='(() => { const p = {}; for (const f of document.querySelectorAll("#flame .fr")) p[f.dataset.name] = (p[f.dataset.name] || 0) + Number(f.dataset.percent); return p; })()'
-cat >"$E2E_TMP/t.json" <<JSON
+	)"
+	note "${mode:-fixed period}: work6 ends, work1 starts: dragging $f1 to $f2, $f3 to $f4"
+	rows='(() => { const p = {}; for (const tr of document.querySelectorAll("#funcs tbody tr")) p[tr.dataset.name] = parseFloat(tr.cells[4].textContent); return p; })()'
+	frames='(() => { const p = {}; for (const f of document.querySelectorAll("#flame .fr")) p[f.dataset.name] = (p[f.dataset.name] || 0) + Number(f.dataset.percent); return p; })()'
+	cat >"$E2E_TMP/t.json" <<JSON
 [
  {"eval": $(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$rows")},
  {"drag": ["#strip", $f1, $f2]},
@@ -87,23 +90,24 @@ cat >"$E2E_TMP/t.json" <<JSON
  {"eval": $(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$rows")}
 ]
 JSON
-"${CDP[@]}" "$E2E_TMP/t.html" "$E2E_TMP/t.json" "$E2E_TMP/cdp-t.json" --shot "$E2E_TMP/t.png" ||
-	fail "the browser driver failed"
-res() { json "$E2E_TMP/cdp-t.json" "$1"; }
-clean range "$E2E_TMP/cdp-t.json"
-note "whole run: $(res "{k: v for k, v in j['results'][0].items() if k.startswith('work')}")"
-note "first phase: $(res "{k: v for k, v in j['results'][2].items() if k.startswith('work')}")"
-note "second phase: $(res "{k: v for k, v in j['results'][6].items() if k.startswith('work')}")"
-expect_in "whole run: work6 about half" 40 60 "$(res "j['results'][0]['work6']")"
-expect_in "whole run: work1 about half" 40 60 "$(res "j['results'][0]['work1']")"
-expect_in "first phase: work6 nearly all" 95 100 "$(res "j['results'][2]['work6']")"
-expect_eq "first phase: no work1" 0 "$(res "j['results'][2].get('work1', 0)")"
-expect_in "first phase: the graph's work6 too" 95 100 "$(res "j['results'][3].get('work6', 0)")"
-expect_eq "first phase: no work1 in the graph" 0 "$(res "j['results'][3].get('work1', 0)")"
-expect_grep "the range said" '^range: [0-9.]+ s to [0-9.]+ s of [0-9.]+ s' <(res "j['results'][4]")
-expect_in "second phase: work1 nearly all" 95 100 "$(res "j['results'][6]['work1']")"
-expect_eq "second phase: no work6" 0 "$(res "j['results'][6].get('work6', 0)")"
-expect_eq "whole run again: the first values" True "$(res "j['results'][8] == j['results'][0]")"
+	"${CDP[@]}" "$E2E_TMP/t.html" "$E2E_TMP/t.json" "$E2E_TMP/cdp-t.json" --shot "$E2E_TMP/t.png" ||
+		fail "the browser driver failed"
+	res() { json "$E2E_TMP/cdp-t.json" "$1"; }
+	clean range "$E2E_TMP/cdp-t.json"
+	note "${mode:-fixed period}: whole run: $(res "{k: v for k, v in j['results'][0].items() if k.startswith('work')}")"
+	note "${mode:-fixed period}: first phase: $(res "{k: v for k, v in j['results'][2].items() if k.startswith('work')}")"
+	note "${mode:-fixed period}: second phase: $(res "{k: v for k, v in j['results'][6].items() if k.startswith('work')}")"
+	expect_in "whole run: work6 about half" 40 60 "$(res "j['results'][0]['work6']")"
+	expect_in "whole run: work1 about half" 40 60 "$(res "j['results'][0]['work1']")"
+	expect_in "first phase: work6 nearly all" 95 100 "$(res "j['results'][2]['work6']")"
+	expect_eq "first phase: no work1" 0 "$(res "j['results'][2].get('work1', 0)")"
+	expect_in "first phase: the graph's work6 too" 95 100 "$(res "j['results'][3].get('work6', 0)")"
+	expect_eq "first phase: no work1 in the graph" 0 "$(res "j['results'][3].get('work1', 0)")"
+	expect_grep "the range said" '^range: [0-9.]+ s to [0-9.]+ s of [0-9.]+ s' <(res "j['results'][4]")
+	expect_in "second phase: work1 nearly all" 95 100 "$(res "j['results'][6]['work1']")"
+	expect_eq "second phase: no work6" 0 "$(res "j['results'][6].get('work6', 0)")"
+	expect_eq "whole run again: the first values" True "$(res "j['results'][8] == j['results'][0]")"
+done
 
 # -- colours and metrics from a group read at each sample
 cat >"$E2E_TMP/my.metrics" <<'EOF2'

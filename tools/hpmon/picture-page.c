@@ -209,7 +209,9 @@ static int cmp_bin(const void *x, const void *y)
 }
 
 /* "bins": the leaves' samples and period per time bin, per event, as
- * [node, bin, samples, period] (node: in the page's tree). */
+ * [node, bin, samples, period] (node: in the page's tree), or [node,
+ * bin, samples] when every sample of the event has the period "each"
+ * gives. */
 static int page_bins(struct page *pg)
 {
 	struct ptrees *p = pg->p;
@@ -225,24 +227,52 @@ static int page_bins(struct page *pg)
 	json_u64(j, "t0", b0 << p->shift);
 	json_u64(j, "width", 1ull << p->shift);
 	json_u64(j, "n", p->any_time ? (p->tmax >> p->shift) - b0 + 1 : 0);
+	/* merged: one entry per (event, node, bin) */
+	size_t m = 0;
+	for (size_t i = 0; i < p->nr_b; i++) {
+		if (m && !cmp_bin(&p->b[m - 1], &p->b[i])) {
+			p->b[m - 1].n += p->b[i].n;
+			p->b[m - 1].p += p->b[i].p;
+		} else {
+			p->b[m++] = p->b[i];
+		}
+	}
+	p->nr_b = m;
+	/* an event whose samples all have one period (-c) needs no period per
+	 * bin: "each" gives it, and its entries are three numbers */
+	double *each = calloc(p->nr_ev ? p->nr_ev : 1, sizeof(*each));
+	if (!each)
+		return -ENOMEM;
+	for (size_t i = 0, k; i < p->nr_b; i = k) {
+		uint32_t e = p->b[i].ev;
+		double q = p->b[i].n ? p->b[i].p / (double)p->b[i].n : 0;
+		bool one = q > 0 && q == (double)(uint64_t)q && q < 0x1p52;
+		for (k = i; k < p->nr_b && p->b[k].ev == e; k++)
+			one = one && p->b[k].p == (double)p->b[k].n * q;
+		each[e] = one ? q : 0;
+	}
+	json_arr_open(j, "each");
+	for (uint32_t e = 0; e < p->nr_ev; e++)
+		if (each[e])
+			json_dbl(j, NULL, each[e]);
+		else
+			json_null(j, NULL);
+	json_arr_close(j);
 	json_arr_open(j, "v");
 	size_t i = 0;
 	for (uint32_t e = 0; e < p->nr_ev; e++) {
 		json_arr_open(j, NULL);
-		while (i < p->nr_b && p->b[i].ev == e) {
-			struct pbin b = p->b[i++];
-			while (i < p->nr_b && !cmp_bin(&b, &p->b[i])) {
-				b.n += p->b[i].n;
-				b.p += p->b[i++].p;
-			}
-			json_u64(j, NULL, b.node);
-			json_u64(j, NULL, b.tk - b0);
-			json_u64(j, NULL, b.n);
-			json_dbl(j, NULL, b.p);
+		for (; i < p->nr_b && p->b[i].ev == e; i++) {
+			json_u64(j, NULL, p->b[i].node);
+			json_u64(j, NULL, p->b[i].tk - b0);
+			json_u64(j, NULL, p->b[i].n);
+			if (!each[e])
+				json_dbl(j, NULL, p->b[i].p);
 		}
 		json_arr_close(j);
 	}
 	json_arr_close(j);
+	free(each);
 	json_obj_close(j);
 	return 0;
 }

@@ -22,11 +22,18 @@ const AX = (() => {
   return t0 < t1 ? { t0, t1 } : null;
 })();
 
+// Event e's bins as [node, bin, samples, period] each: D.bins.v[e] has
+// four numbers an entry, or three when every sample has the period
+// D.bins.each[e].
+function binEntries(e, fn) {
+  const v = D.bins.v[e] || [], q = D.bins.each[e];
+  if (q) for (let i = 0; i < v.length; i += 3) fn(v[i], v[i + 1], v[i + 2], v[i + 2] * q);
+  else for (let i = 0; i < v.length; i += 4) fn(v[i], v[i + 1], v[i + 2], v[i + 3]);
+}
 // Per bin, the period of event e's samples.
 function binTotals(e) {
-  const v = D.bins.v[e] || [];
   const t = new Float64Array(D.bins.n);
-  for (let i = 0; i < v.length; i += 4) t[v[i + 1]] += v[i + 3];
+  binEntries(e, (node, b, n, p) => { t[b] += p; });
   return t;
 }
 
@@ -47,13 +54,11 @@ function applyRange() {
     if (S.range) { n.v = 0; n.n = 0; } else { n.v = n.v0; n.n = n.n0; }
   }
   if (!S.range) return;
-  const v = D.bins.v[S.ev] || [];
   const [b0, b1] = S.range;
-  for (let i = 0; i < v.length; i += 4) {
-    if (v[i + 1] < b0 || v[i + 1] >= b1) continue;
-    const n = nodes[v[i]];
-    if (n) { n.v += v[i + 3]; n.n += v[i + 2]; }
-  }
+  binEntries(S.ev, (k, b, cnt, p) => {
+    const n = nodes[k];
+    if (n && b >= b0 && b < b1) { n.v += p; n.n += cnt; }
+  });
   for (let k = nodes.length - 1; k > 0; k--) { // children come after their parents
     const n = nodes[k];
     if (n.parent) { n.parent.v += n.v; n.parent.n += n.n; }
