@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Pictures of a loaded report (report/report.h), for report --svg and
- * --html (docs/hpmon-report.md, "Pictures"): a static flame graph in SVG
- * (picture-svg.c), and one self-contained HTML page (picture-html.c) built
- * from the sources in html/, which the build compiles in (html_assets,
- * cmake/embed-html.cmake).
+ * --html and diff --html (docs/hpmon-report.md, "Pictures"): a static
+ * flame graph in SVG (picture-svg.c), and self-contained HTML pages
+ * (report's: picture-html.c; diff's: picture-diff.c; a stat -I file's
+ * charts: picture-timeline.c; what they share: picture-page.c, and the
+ * annotate data: picture-anno.c) built from the sources in html/, which
+ * the build compiles in (html_assets, cmake/embed-html.cmake).
  *
- * Ownership: both borrow the rep and the stream (the caller opens it,
- * through output.c, and commits or aborts it). The rep must have been
- * loaded with callgraph and folded set (and all_stacks for the page, so
- * that every event can weight it). Both return 0, or -errno (a memory
- * failure; write errors are the stream's, found by out_commit).
+ * Ownership: the exports borrow the reps, the trees, the timeline and the
+ * stream (the caller opens it, through output.c, and commits or aborts
+ * it). For --svg the rep must have been loaded with callgraph and folded
+ * set; for a page with the sink of a struct ptrees (ptrees_init), which
+ * the caller owns, keeps until the page is written and frees with
+ * ptrees_free. They return 0, or -errno (a memory failure; write errors
+ * are the stream's, found by out_commit).
  */
 #ifndef HPMON_TOOL_PICTURE_H
 #define HPMON_TOOL_PICTURE_H
