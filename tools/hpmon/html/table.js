@@ -7,7 +7,8 @@ let rows = [], cols = [], sortK = 'self', sortDir = -1;
 
 function columns() {
   if (DIFF) {
-    sortK = 'points_abs';
+    sortK = 'order'; // diff's own: the largest change first
+    sortDir = 1;
     return [['name', 'function'], ['dso', 'object'], ['a', 'samples A', 1], ['b', 'samples B', 1],
             ['delta', 'delta', 1], ['ratio', 'ratio', 1], ['pa', '% A', 1], ['pb', '% B', 1],
             ['points', 'points', 1]];
@@ -54,11 +55,9 @@ function rangeFuncs() {
 function table() {
   rows = [];
   if (DIFF) {
-    for (const r of D.diff.rows) {
-      const [name, dso, a, b, pa, pb] = r;
-      rows.push({ name, dso, a, b, delta: b - a, ratio: a ? b / a : null, pa, pb, points: pb - pa,
-                  points_abs: Math.abs(pb - pa) });
-    }
+    D.diff.rows.forEach(([name, dso, a, b, pa, pb], order) => {
+      rows.push({ name, dso, a, b, delta: b - a, ratio: a ? b / a : null, pa, pb, points: pb - pa, order });
+    });
     fillTable();
     return;
   }
