@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # report --html and --svg on a profile of about 1M samples with call
 # chains (the calltree workload sampled every 10 us of cpu-clock, -g):
-#   - the page's size, against the profile's and against the folded
+#   - the page's size (flame trees, functions, time bins, annotate data of
+#     the 50 hottest functions, the timeline; the largest parts of its
+#     data are listed), against the profile's and against the folded
 #     stacks (report --folded, what third-party flame-graph tools read):
 #     the goal is at most 10 MB;
 #   - its time to interactive in headless Chromium (performance.now()
@@ -48,5 +50,11 @@ med=$(printf '%s\n' "${tti[@]}" | sort -n | sed -n 3p)
 printf 'profile %d bytes; page %d bytes (%.2f x the profile, %.2f x the folded stacks, %d bytes); svg %d bytes\n' \
 	"$s_prof" "$s_html" "$(echo "$s_html / $s_prof" | bc -l)" "$(echo "$s_html / $s_fold" | bc -l)" "$s_fold" "$s_svg"
 printf 'time to interactive: median %s ms of %s\n' "$med" "${tti[*]}"
+python3 - "$T/p.html" <<'PY'
+import json, re, sys
+d = json.loads(re.search(r'id="data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
+parts = sorted(((len(json.dumps(v, separators=(',', ':'))), k) for k, v in d.items()), reverse=True)
+print('the data\'s largest parts (bytes): ' + ', '.join('%s %d' % (k, n) for n, k in parts[:6]))
+PY
 printf 'CPU: report %s s, --html %s s (%.2f x), --svg %s s (%.2f x)\n' "$c_text" "$c_html" \
 	"$(echo "$c_html / $c_text" | bc -l)" "$c_svg" "$(echo "$c_svg / $c_text" | bc -l)"

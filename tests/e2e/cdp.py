@@ -13,6 +13,9 @@ to interactive), then runs STEPS in order, each one of
   {"click": "CSS selector"}          a real mouse click at the element's centre
   {"type": ["CSS selector", "text"]} focus the input and type the text
   {"hover": "CSS selector"}          move the mouse over the element
+  {"drag": ["CSS selector", f0, f1]} press the mouse at fraction f0 of the
+                                     element's width (mid-height), move it
+                                     to f1 in steps, release it there
 and writes OUT: {"tti_ms", "results": [...], "console": [...errors and
 warnings], "exceptions": [...], "requests": [URLs other than PAGE's],
 "shot": {"width", "height", "colours", "nonbg"}}. The proxy is an address
@@ -208,6 +211,21 @@ def main():
                 mouse("mouseMoved", xy)
                 mouse("mousePressed", xy, button="left", clickCount=1)
                 mouse("mouseReleased", xy, button="left", clickCount=1)
+                res["results"].append(True)
+            elif "drag" in st:
+                sel, f0, f1 = st["drag"]
+                box = ev("(() => { const e = document.querySelector(%s); if (!e) return null;"
+                         " e.scrollIntoView({block: 'center'}); const b = e.getBoundingClientRect();"
+                         " return [b.x, b.y, b.width, b.height]; })()" % json.dumps(sel))["result"].get("value")
+                if not box:
+                    raise RuntimeError("no element matches " + sel)
+                y = box[1] + box[3] / 2
+                at = lambda f: [box[0] + f * box[2], y]
+                mouse("mouseMoved", at(f0))
+                mouse("mousePressed", at(f0), button="left", clickCount=1)
+                for k in range(1, 6):
+                    mouse("mouseMoved", at(f0 + (f1 - f0) * k / 5), buttons=1)
+                mouse("mouseReleased", at(f1), button="left", clickCount=1)
                 res["results"].append(True)
             elif "hover" in st:
                 mouse("mouseMoved", centre(st["hover"]))

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon annotate: the samples of one function, per instruction, with its
- * disassembly and its source lines interleaved (docs/hpmon-report.md).
+ * disassembly and its source lines interleaved (docs/hpmon-report.md),
+ * as annotate.c computes them.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "builtin.h"
 #include "escape.h"
 #include "report-view.h"
@@ -34,22 +37,6 @@ static const char annotate_usage[] =
 	"\n"
 	"Lists are split at commas, as perf splits them.\n";
 
-/* Line @n of @path (cached: the last file read stays open as lines). */
-struct src {
-	char path[4096];
-	char **lines;
-	size_t nr;
-	bool ok;
-};
-
-static void src_free(struct src *s)
-{
-	for (size_t i = 0; i < s->nr; i++)
-		free(s->lines[i]);
-	free(s->lines);
-	memset(s, 0, sizeof(*s));
-}
-
 /* A source line for the terminal: tabs to 8-column stops (indentation kept),
  * then escaped like any other text from a file. */
 static const char *src_text(const char *t, char *buf, size_t len)
@@ -66,53 +53,11 @@ static const char *src_text(const char *t, char *buf, size_t len)
 	return esc_text(buf);
 }
 
-static const char *src_line(struct src *s, const char *path, unsigned n)
-{
-	if (strcmp(s->path, path)) {
-		src_free(s);
-		snprintf(s->path, sizeof(s->path), "%s", path);
-		FILE *f = fopen(path, "re");
-		char buf[1024];
-		size_t cap = 0;
-		while (f && fgets(buf, sizeof(buf), f)) {
-			if (s->nr == cap) {
-				cap = cap ? cap * 2 : 256;
-				char **v = realloc(s->lines, cap * sizeof(*v));
-				if (!v)
-					break;
-				s->lines = v;
-			}
-			buf[strcspn(buf, "\n")] = '\0';
-			s->lines[s->nr++] = strdup(buf);
-		}
-		if (f)
-			fclose(f);
-	}
-	return n >= 1 && n <= s->nr && s->lines[n - 1] ? s->lines[n - 1] : NULL;
-}
-
 enum { OPT_NO_SOURCE = 256, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_COMM, OPT_PID, OPT_TID };
 
 static int annotate(struct rep *r, const char *symbol, const struct rep_list *dsos, bool source)
 {
-	/* the object with the most samples in SYMBOL */
-	uint64_t best = 0;
-	long sym = -1;
-	for (size_t i = 0; i < r->nr_syms; i++) {
-		const struct rep_sym *s = &r->syms[i];
-		const struct rep_dso *d = &r->dsos[s->dso];
-		if (!rep_sym_named(s->name, symbol, strlen(symbol)) ||
-		    (dsos->nr && !rep_list__has(dsos, d->base) && !rep_list__has(dsos, d->path)))
-			continue;
-		uint64_t n = 0;
-		for (size_t l = 0; l < r->nr_locs; l++)
-			if (r->locs[l].sym == i)
-				n += r->locs[l].count[r->main_ev];
-		if (sym < 0 || n > best) {
-			best = n;
-			sym = (long)i;
-		}
-	}
+	long sym = anno_find(r, symbol, dsos, r->main_ev);
 	if (sym < 0) {
 		fprintf(stderr, "hpmon annotate: no samples in a function named '%s'%s\n", esc_text(symbol),
 			dsos->nr > 1 ? " in those objects" : dsos->nr ? " in that object" : "");
@@ -120,69 +65,47 @@ static int annotate(struct rep *r, const char *symbol, const struct rep_list *ds
 	}
 	const struct rep_sym *s = &r->syms[sym];
 	struct rep_dso *d = &r->dsos[s->dso];
-	if (!d->d || !s->resolved || !s->size) {
+	struct anno a;
+	int rc = anno_load(&a, r, (uint32_t)sym, r->main_ev, source);
+	if (rc == -ENOEXEC) {
 		fprintf(stderr, "hpmon annotate: '%s' in %s cannot be disassembled (%s)\n",
 			esc_text(symbol), esc_text(d->path), d->d ? "its size is unknown" : "the object cannot be read");
 		return HPM_EXIT_FAIL;
 	}
-	size_t size = s->size > (1u << 20) ? (1u << 20) : (size_t)s->size;
-	uint8_t *code = malloc(size);
-	struct hpm_disasm *dis = hpm_disasm__new(hpm_dso__arch(d->d));
-	ssize_t got = code ? hpm_dso__read(d->d, s->start, code, size) : -1;
-	if (!code || !dis || got <= 0) {
-		fprintf(stderr, "hpmon annotate: cannot %s %s in %s\n", dis ? "read the code of" :
-			"disassemble", esc_text(symbol), esc_text(d->path));
-		free(code);
-		hpm_disasm__free(dis);
+	if (rc) {
+		fprintf(stderr, "hpmon annotate: cannot %s %s in %s\n", rc == -ENOTSUP ? "disassemble" :
+			rc == -ENOMEM ? "(out of memory) annotate" : "read the code of", esc_text(symbol),
+			esc_text(d->path));
 		return HPM_EXIT_FAIL;
 	}
-	/* samples per address of this function */
-	uint64_t total = 0;
-	for (size_t l = 0; l < r->nr_locs; l++)
-		if (r->locs[l].sym == (uint32_t)sym)
-			total += r->locs[l].count[r->main_ev];
+	uint64_t all = r->ev_samples[r->main_ev];
 	printf("# %s  [%s]  %s: %" PRIu64 " samples of %" PRIu64 " (%.2f%%)\n", esc_text(symbol),
-	       esc_text(d->path), esc_text(r->meta.events[r->main_ev].name), total, r->ev_samples[r->main_ev],
-	       r->ev_samples[r->main_ev] ? 100.0 * (double)total / (double)r->ev_samples[r->main_ev] : 0);
+	       esc_text(d->path), esc_text(r->meta.events[r->main_ev].name), a.samples, all,
+	       all ? 100.0 * (double)a.samples / (double)all : 0);
 	printf("# %8s %7s  %-12s  %s\n", "samples", "percent", "address", "instruction");
-	struct src src = { .path = "" };
+	struct anno_src src = { .path = "" };
 	const char *last_file = NULL;
 	unsigned last_line = 0;
-	for (size_t off = 0; off < (size_t)got;) {
-		char text[160];
-		uint64_t addr = s->start + off;
-		size_t n = hpm_disasm__one(dis, code + off, (size_t)got - off, addr, text, sizeof(text));
-		if (!n) {
-			snprintf(text, sizeof(text), "(bad) .byte 0x%02x", code[off]);
-			n = 1;
+	for (size_t k = 0; k < a.nr; k++) {
+		const struct anno_insn *i = &a.v[k];
+		if (i->file && (i->line != last_line || i->file != last_file)) {
+			const char *t = anno_src_line(&src, i->file, i->line);
+			const char *b = strrchr(i->file, '/');
+			char tb[2048];
+			printf("%30s %s:%u  %s\n", "", esc_text(b ? b + 1 : i->file), i->line,
+			       t ? src_text(t, tb, sizeof(tb)) : "");
+			last_file = i->file;
+			last_line = i->line;
 		}
-		if (source) {
-			struct hpm_symbol hs;
-			hpm_dso__lookup(d->d, addr, HPM_SYM_LINES, &hs);
-			if (hs.file && hs.line && (hs.line != last_line || hs.file != last_file)) {
-				const char *t = src_line(&src, hs.file, hs.line);
-				const char *b = strrchr(hs.file, '/');
-				char tb[2048];
-				printf("%30s %s:%u  %s\n", "", esc_text(b ? b + 1 : hs.file), hs.line,
-				       t ? src_text(t, tb, sizeof(tb)) : "");
-				last_file = hs.file;
-				last_line = hs.line;
-			}
-		}
-		uint64_t cnt = 0;
-		for (size_t l = 0; l < r->nr_locs; l++)
-			if (r->locs[l].sym == (uint32_t)sym && r->locs[l].addr == addr)
-				cnt += r->locs[l].count[r->main_ev];
-		if (cnt)
-			printf("  %8" PRIu64 " %6.2f%%  %12" PRIx64 ":  %s\n", cnt,
-			       total ? 100.0 * (double)cnt / (double)total : 0.0, addr, text);
+		if (i->samples)
+			printf("  %8" PRIu64 " %6.2f%%  %12" PRIx64 ":  %s\n", i->samples,
+			       a.samples ? 100.0 * (double)i->samples / (double)a.samples : 0.0, i->addr,
+			       anno_text(&a, i));
 		else
-			printf("  %8s %7s  %12" PRIx64 ":  %s\n", "", "", addr, text);
-		off += n;
+			printf("  %8s %7s  %12" PRIx64 ":  %s\n", "", "", i->addr, anno_text(&a, i));
 	}
-	src_free(&src);
-	free(code);
-	hpm_disasm__free(dis);
+	anno_src_free(&src);
+	anno_free(&a);
 	rep_print_notes(stdout, r, "#");
 	return HPM_EXIT_OK;
 }

@@ -2,8 +2,10 @@
 /*
  * hpmon diff A B: per function, the samples of two profiles, their
  * difference and ratio, largest change first: did the tuning work, and did
- * it hurt something else (docs/hpmon-report.md). A or B may be one rank of
+ * it hurt something else (docs/hpmon-diff.md). A or B may be one rank of
  * a merged profile, FILE:RANK: the outlier against a rank that is not.
+ * --html draws the same rows beside B's flame graph coloured by the
+ * change (picture-diff.c).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,16 +18,25 @@
 #include "builtin.h"
 #include "escape.h"
 #include "json.h"
+#include "output.h"
+#include "picture.h"
 #include "report-view.h"
 
 static const char diff_usage[] =
-	"usage: hpmon diff [--json] [--percent-limit P] [--no-demangle] [filters] A B\n"
+	"usage: hpmon diff [--json | --html [-o FILE]] [--percent-limit P] [--no-demangle]\n"
+	"                  [filters] A B\n"
 	"\n"
 	"Compare two profiles function by function (matched by name and object):\n"
 	"samples and percent in each, the change in samples and in percentage\n"
 	"points, and the ratio B/A, largest change first. The first triggering\n"
 	"event of each profile is compared. A or B may be FILE:RANK, one rank of a\n"
 	"merged profile (hpmon merge): 'hpmon diff job.prof:0 job.prof:3'.\n"
+	"\n"
+	"      --json          the rows as JSON\n"
+	"      --html          one page (works offline): B's flame graph, each frame\n"
+	"                      red where its share grew from A, blue where it shrank,\n"
+	"                      and the rows\n"
+	"  -o, --output FILE   write there (mode 0600), not to standard output\n"
 	"\n"
 	"Filters, applied to both profiles (lists split at commas, as perf's):\n"
 	"  -C, --comm NAMES    only tasks of these names\n"
@@ -35,15 +46,10 @@ static const char diff_usage[] =
 	"  -d, --dso NAMES     only these objects (file name or path)\n"
 	"  -S, --sym NAMES     only these functions (--symbol, --symbols)\n";
 
-struct drow {
-	const char *sym, *dso;
-	uint64_t a, b;
-	double pa, pb;
-};
 
 static int cmp_drow(const void *x, const void *y)
 {
-	const struct drow *p = x, *q = y;
+	const struct diff_row *p = x, *q = y;
 	double u = fabs(p->pb - p->pa), v = fabs(q->pb - q->pa);
 	if (u != v)
 		return u > v ? -1 : 1;
@@ -79,7 +85,7 @@ static int cmp_side_row(const void *x, const void *y)
  * row was quadratic, minutes for 200k rows). Into @out (room for every
  * row); the number of functions.
  */
-static size_t match_rows(const struct rep *a, const struct rep *b, struct drow *out)
+static size_t match_rows(const struct rep *a, const struct rep *b, struct diff_row *out)
 {
 	size_t n = a->nr_rows + b->nr_rows, k = 0;
 	struct side_row *v = calloc(n + 1, sizeof(*v));
@@ -107,7 +113,7 @@ static size_t match_rows(const struct rep *a, const struct rep *b, struct drow *
 	qsort(v, k, sizeof(*v), cmp_side_row);
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
-		struct drow *d = &out[m > 0 ? m - 1 : 0];
+		struct diff_row *d = &out[m > 0 ? m - 1 : 0];
 		if (!m || strcmp(d->sym, v[i].sym) || strcmp(d->dso, v[i].dso)) {
 			d = &out[m++];
 			d->sym = v[i].sym;
@@ -142,7 +148,9 @@ static long side_spec(const char *arg, char *path, size_t len)
 	return rank;
 }
 
-static int load(struct rep *r, const char *arg, bool no_demangle, const struct rep_filter *f)
+/* With @p, also the flame trees of the page (ptrees_init). */
+static int load(struct rep *r, const char *arg, bool no_demangle, const struct rep_filter *f,
+		struct ptrees *p)
 {
 	char path[4096], bad[16];
 	long rank = side_spec(arg, path, sizeof(path));
@@ -162,6 +170,8 @@ static int load(struct rep *r, const char *arg, bool no_demangle, const struct r
 	struct rep_opts o = { .input = path, .no_demangle = no_demangle,
 			      .filter = rep_filter__any(f) ? f : NULL };
 	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
+	if (p)
+		ptrees_init(p, &o);
 	int rc = rep_load(r, &o);
 	if (!rc && rank >= 0 && !rep_has_rank(r, (uint32_t)rank)) {
 		fprintf(stderr, "hpmon diff: %s has no rank %ld%s\n", esc_text(path), rank,
@@ -174,10 +184,34 @@ static int load(struct rep *r, const char *arg, bool no_demangle, const struct r
 	return rc;
 }
 
+/* --html into @path (NULL or "-": standard output), through output.c. */
+static int write_html(const char *path, char **argv, struct rep *a, struct rep *b,
+		      struct ptrees *pa, struct ptrees *pb, const struct diff_row *rows, size_t n)
+{
+	struct out_file of;
+	FILE *f = stdout;
+	bool file = path && strcmp(path, "-");
+	if (file && (out_open(&of, "hpmon diff", path, OUT_REPLACE) || !(f = out_stream(&of))))
+		return HPM_EXIT_FAIL;
+	struct diff_side sa = { argv[0], a, pa }, sb = { argv[1], b, pb };
+	int rc = export_html_diff(f, &sa, &sb, rows, n);
+	if (rc)
+		fprintf(stderr, "hpmon diff: cannot make the page: %s\n", strerror(-rc));
+	if (!file)
+		return rc ? HPM_EXIT_FAIL : HPM_EXIT_OK;
+	if (rc) {
+		out_abort(&of);
+		return HPM_EXIT_FAIL;
+	}
+	return out_commit(&of, false) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
+}
+
 int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "html", no_argument, NULL, 'H' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "percent-limit", required_argument, NULL, 'l' },
 		{ "no-demangle", no_argument, NULL, 'n' },
 		/* ours, and perf diff's spellings */
@@ -194,7 +228,8 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, no_demangle = false;
+	bool json = false, html = false, no_demangle = false;
+	const char *output = NULL;
 	struct rep_filter filter = { 0 };
 	char why[512];
 	double limit = 0;
@@ -204,9 +239,11 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jC:d:S:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+jo:C:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
+		case 'H': html = true; break;
+		case 'o': output = optarg; break;
 		case 'n': no_demangle = true; break;
 		case 'C':
 		case 'p':
@@ -243,15 +280,26 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		fprintf(stderr, "hpmon diff: give two profiles, A and B\nSee 'hpmon diff --help'.\n");
 		return HPM_EXIT_USAGE;
 	}
+	if (json && html) {
+		fprintf(stderr, "hpmon diff: give --json or --html, not both\nSee 'hpmon diff --help'.\n");
+		return HPM_EXIT_USAGE;
+	}
+	if (output && !html) {
+		fprintf(stderr, "hpmon diff: -o is for --html (the text and --json go to standard "
+			"output)\nSee 'hpmon diff --help'.\n");
+		return HPM_EXIT_USAGE;
+	}
 	struct rep a, b;
-	struct drow *rows = NULL;
+	struct ptrees pa = { 0 }, pb = { 0 };
+	struct diff_row *rows = NULL;
 	size_t n = 0;
 	memset(&b, 0, sizeof(b));
-	if (load(&a, argv[optind], no_demangle, &filter)) {
+	if (load(&a, argv[optind], no_demangle, &filter, html ? &pa : NULL)) {
 		rep_free(&a);
+		ptrees_free(&pa);
 		return HPM_EXIT_FAIL;
 	}
-	if (load(&b, argv[optind + 1], no_demangle, &filter))
+	if (load(&b, argv[optind + 1], no_demangle, &filter, html ? &pb : NULL))
 		goto out;
 	rows = calloc(a.nr_rows + b.nr_rows + 1, sizeof(*rows));
 	if (!rows)
@@ -260,6 +308,12 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	if (n == SIZE_MAX)
 		goto out;
 	qsort(rows, n, sizeof(*rows), cmp_drow);
+	if (html) {
+		rc = write_html(output, argv + optind, &a, &b, &pa, &pb, rows, n);
+		rep_print_notes(stderr, &a, "hpmon diff: A:");
+		rep_print_notes(stderr, &b, "hpmon diff: B:");
+		goto out;
+	}
 	if (json) {
 		struct json j;
 		json_init(&j, stdout, false);
@@ -296,7 +350,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		printf("# %10s %10s %10s %8s %8s %8s %8s  %s\n", "samples A", "samples B", "delta",
 		       "ratio", "% A", "% B", "points", "symbol  dso");
 		for (size_t i = 0; i < n; i++) {
-			const struct drow *d = &rows[i];
+			const struct diff_row *d = &rows[i];
 			if (fabs(d->pb - d->pa) < limit && d->pa < limit && d->pb < limit)
 				continue;
 			char ratio[32];
@@ -316,5 +370,7 @@ out:
 	free(rows);
 	rep_free(&a);
 	rep_free(&b);
+	ptrees_free(&pa);
+	ptrees_free(&pb);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * object, thread, CPU ...), call graphs, and per-function ratios of the
  * counts read from groups (docs/hpmon-report.md).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "metric-args.h"
 #include "output.h"
 #include "report-view.h"
+#include "timeline.h"
 
 #define MAX_METRIC_ARGS 64
 
@@ -27,7 +29,8 @@ static const char report_usage[] =
 	"List where the samples of a profile (hpmon record) are: by default per\n"
 	"function, with samples, percent and cumulative percent, and the object.\n"
 	"\n"
-	"  -i, --input FILE       the profile (default hpmon.prof)\n"
+	"  -i, --input FILE       the profile (default hpmon.prof); with --html, also a\n"
+	"                         file of hpmon stat -I MS --json -o FILE: its charts\n"
 	"  -s, --sort KEYS        comm,pid,tid,dso,sym,line,cpu,rank,host in any\n"
 	"                         combination (rank, host: of a merged profile)\n"
 	"      --lines            per source line (DWARF): line,sym,dso\n"
@@ -53,7 +56,8 @@ static const char report_usage[] =
 	"      --speedscope       speedscope's JSON, for speedscope.app\n"
 
 	"      --svg | --html     a flame graph in SVG; a page with a flame graph, the\n"
-	"                         functions and the header (one file, works offline)\n"
+	"                         functions (with -M, their metrics), annotate and the\n"
+	"                         header (one file, works offline)\n"
 	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
@@ -111,10 +115,17 @@ static int report_out_close(struct report_out *o, int rc)
 
 enum picture { PIC_NONE, PIC_SVG, PIC_HTML };
 
-/* --svg, --html (picture.h) into @f. */
-static int write_picture(const struct rep *r, enum picture pic, FILE *f)
+/* --svg, --html (picture.h) into @f; the page with the profile's timeline
+ * (timeline.h) when it can be made. */
+static int write_picture(struct rep *r, enum picture pic, struct ptrees *p, FILE *f)
 {
-	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r);
+	struct timeline_opts to = { .max_bins = PAGE_TIMELINE_BINS };
+	struct timeline *t = NULL;
+	char why[512];
+	if (pic == PIC_HTML && !(t = timeline__from_rep(r, &to, why, sizeof(why))))
+		fprintf(stderr, "hpmon report: note: the page has no timeline: %s\n", why);
+	int rc = pic == PIC_SVG ? export_svg(f, r) : export_html(f, r, p, t);
+	timeline__free(t);
 	if (rc) {
 		fprintf(stderr, "hpmon report: cannot make the %s: %s\n",
 			pic == PIC_SVG ? "SVG" : "page", strerror(-rc));
@@ -266,14 +277,17 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	for (size_t i = 0; i < o.nr_keys; i++)
 		if (o.keys[i] == SK_LINE)
 			o.lines = true;
-	if (pic && (fmt != REP_TEXT || metric_args_any(&mo) || xfmt >= 0))
+	if (pic && (fmt != REP_TEXT || (pic == PIC_SVG && metric_args_any(&mo)) || xfmt >= 0))
 		return usage_error("%s", "--svg and --html are formats of their own: give one, without "
-				   "--json, --csv, --folded, --pprof, --trace-event, --speedscope or metrics");
-	if (fmt == REP_FOLDED || pic) {
+				   "--json, --csv, --folded, --pprof, --trace-event, --speedscope (or "
+				   "metrics, for --svg)");
+	if (fmt == REP_FOLDED || pic == PIC_SVG) {
 		o.callgraph = true;
 		o.folded = true;
-		o.all_stacks = pic == PIC_HTML;
 	}
+	struct ptrees pt = { 0 };
+	if (pic == PIC_HTML)
+		ptrees_init(&pt, &o); /* the page's trees, from every sample */
 	if (xfmt >= 0 && (fmt != REP_TEXT || metric_args_any(&mo)))
 		return usage_error("%s", "--pprof, --trace-event and --speedscope are formats of their "
 				   "own: give one, without --json, --csv, --folded or metrics");
@@ -285,11 +299,18 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
 
+	if (pic == PIC_HTML && picture_is_stat_json(o.input)) { /* stat -I --json: the charts */
+		int src = export_html_stat(out.f, o.input, why, sizeof(why));
+		if (src)
+			fprintf(stderr, "hpmon report: %s\n", src == -ENOMEM ? "out of memory" : why);
+		return report_out_close(&out, src ? HPM_EXIT_FAIL : HPM_EXIT_OK);
+	}
 	o.procfs = hpm_ctx__procfs_root(ctx);
 	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);
+		ptrees_free(&pt);
 		export_free(x);
 		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
@@ -307,6 +328,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 					    : rep_metrics_setup(ctx, &mo, &r);
 		if (mrc) {
 			rep_free(&r);
+			ptrees_free(&pt);
 			return report_out_close(&out, mrc);
 		}
 	}
@@ -314,10 +336,12 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		fprintf(stderr, "hpmon report: note: the profile has no call chains (record with -g); "
 			"inclusive equals self\n");
 	if (pic) {
-		int prc = write_picture(&r, pic, out.f);
+		int prc = write_picture(&r, pic, &pt, out.f);
 		rep_print_notes(stderr, &r, "hpmon report:");
 		if (!prc && !r.st.complete && !r.st.chunks)
 			prc = HPM_EXIT_FAIL;
+		rep_metrics_free(r.metrics);
+		ptrees_free(&pt);
 		rep_free(&r);
 		return report_out_close(&out, prc);
 	}

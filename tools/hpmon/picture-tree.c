@@ -2,10 +2,14 @@
 /*
  * The flame tree of one event (picture.h), for --svg and --html: the
  * stacks of the report layer (as --folded lists them) merged by prefix:
- * the root, the task's name, then the frames from the outermost.
+ * the root, the task's name, then the frames from the outermost. For the
+ * page, the same trees made from every sample as the report layer
+ * accounts it (its sink), with what --folded's stacks lack: the counts of
+ * groups read at the samples, and when the samples were taken.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "picture.h"
 #include "report/report.h"
@@ -59,4 +63,218 @@ void flame_free(struct flame *t)
 {
 	htab__free(t->h);
 	free(t->n);
+}
+
+/* ---- the page's trees, from the report layer's sink (picture.h) ---- */
+
+#define BIN_SPAN 16384  /* time keys a tree keeps apart before it coarsens them */
+
+int ptrees_ensure(struct ptrees *p, const struct rep *r)
+{
+	if (p->t)
+		return 0;
+	p->nr_ev = r->nr_ev;
+	p->t = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*p->t));
+	p->h = htab__new(3);
+	p->hb = htab__new(2);
+	return p->t && p->h && p->hb ? 0 : -ENOMEM;
+}
+
+/* A new node of @t under @parent, its counts zero: its index, or -1. */
+static long ptree_new(struct ptrees *p, struct ptree *t, uint32_t parent, uint64_t what)
+{
+	void *v = vec__grow(t->n, &t->cap, t->nr, sizeof(*t->n));
+	if (!v)
+		return -1;
+	t->n = v;
+	size_t need = (t->nr + 1) * p->nr_ev;
+	if (need > t->cap_dv) {
+		size_t nc = t->cap_dv ? t->cap_dv * 2 : 64 * (size_t)p->nr_ev;
+		while (nc < need)
+			nc *= 2;
+		double *d = realloc(t->dv, nc * sizeof(*d));
+		if (!d)
+			return -1;
+		t->dv = d;
+		t->cap_dv = nc;
+	}
+	memset(&t->dv[t->nr * p->nr_ev], 0, p->nr_ev * sizeof(double));
+	struct ptree_node *n = &t->n[t->nr];
+	*n = (struct ptree_node){ .what = what, .parent = parent };
+	if (t->nr) {
+		n->next = t->n[parent].kid;
+		n->depth = t->n[parent].depth + 1;
+		t->n[parent].kid = (uint32_t)t->nr;
+	}
+	return (long)t->nr++;
+}
+
+/* The child of @parent for @what in event @ev's tree, made when new: its
+ * index; 0 when the memory cap leaves it out (the sample stays in
+ * @parent), or when memory ran out (p->err). */
+static uint32_t ptree_child(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t parent,
+			    uint64_t what)
+{
+	struct ptree *t = &p->t[ev];
+	uint64_t k[3] = { ev, parent, what };
+	long i = htab__get(p->h, k);
+	if (i >= 0)
+		return (uint32_t)i;
+	if (!rep_reserve(r, sizeof(struct ptree_node) + 8 * (uint64_t)p->nr_ev + 64)) {
+		r->cap_records++;
+		return 0;
+	}
+	long c = ptree_new(p, t, parent, what);
+	if (c <= 0 || htab__put(p->h, k, (size_t)c)) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	return (uint32_t)c;
+}
+
+/* Merge the bins into keys of time >> @shift. */
+static int bins_coarsen(struct ptrees *p, unsigned shift)
+{
+	struct htab *h = htab__new(2);
+	size_t m = 0;
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_b; i++) {
+		struct pbin b = p->b[i];
+		b.tk >>= shift - p->shift;
+		uint64_t k[2] = { (uint64_t)b.ev << 32 | b.node, b.tk };
+		long j = htab__get(h, k);
+		if (j >= 0) {
+			p->b[j].n += b.n;
+			p->b[j].p += b.p;
+			continue;
+		}
+		if (htab__put(h, k, m)) {
+			htab__free(h);
+			return -ENOMEM;
+		}
+		p->b[m++] = b;
+	}
+	htab__free(p->hb);
+	p->hb = h;
+	p->nr_b = m;
+	p->shift = shift;
+	return 0;
+}
+
+static void ptrees_bin(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t node, uint64_t t,
+		       double w)
+{
+	if (!p->nr_b && !p->any_time) {
+		p->tmin = p->tmax = t;
+		p->any_time = true;
+	}
+	if (t < p->tmin)
+		p->tmin = t;
+	if (t > p->tmax)
+		p->tmax = t;
+	unsigned s = p->shift;
+	while ((p->tmax >> s) - (p->tmin >> s) > BIN_SPAN)
+		s++;
+	if (s != p->shift && bins_coarsen(p, s)) {
+		p->err = -ENOMEM;
+		return;
+	}
+	uint64_t k[2] = { (uint64_t)ev << 32 | node, t >> p->shift };
+	long i = htab__get(p->hb, k);
+	if (i < 0) {
+		void *v;
+		if (!rep_reserve(r, sizeof(struct pbin) + 48)) {
+			r->cap_records++; /* the sample's time is left out of the ranges */
+			return;
+		}
+		if (!(v = vec__grow(p->b, &p->cap_b, p->nr_b, sizeof(*p->b))) ||
+		    htab__put(p->hb, k, p->nr_b)) {
+			p->err = -ENOMEM;
+			return;
+		}
+		p->b = v;
+		i = (long)p->nr_b++;
+		p->b[i] = (struct pbin){ .ev = ev, .node = node, .tk = k[1] };
+	}
+	p->b[i].n++;
+	p->b[i].p += w;
+}
+
+static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
+{
+	struct ptrees *p = arg;
+	uint32_t ev = x->s->ev;
+	if (p->err || (p->err = ptrees_ensure(p, r)) || ev >= p->nr_ev)
+		return;
+	struct ptree *t = &p->t[ev];
+	if (!t->nr && ptree_new(p, t, 0, 0) < 0) { /* the root: index 0 */
+		p->err = -ENOMEM;
+		return;
+	}
+	uint32_t at;
+	if (x->same && p->last_ok && p->last_ev == ev && p->last_comm == x->comm) {
+		at = p->last_leaf;
+	} else {
+		at = ptree_child(p, r, ev, 0, x->comm | FLAME_COMM);
+		for (size_t k = x->nr; at && k-- > 0;) {
+			uint32_t c = ptree_child(p, r, ev, at, r->locs[x->locs[k]].sym);
+			if (!c)
+				break;
+			at = c;
+		}
+		if (p->err)
+			return;
+		p->last_ev = ev;
+		p->last_comm = x->comm;
+		p->last_leaf = at;
+		p->last_ok = true;
+	}
+	double w = (double)x->s->period;
+	t->n[at].self_n++;
+	t->n[at].self_p += w;
+	for (uint32_t n = at;; n = t->n[n].parent) {
+		t->n[n].samples++;
+		t->n[n].period += w;
+		if (x->delta)
+			for (uint32_t e = 0; e < p->nr_ev; e++)
+				t->dv[(size_t)n * p->nr_ev + e] += x->delta[e];
+		if (!n)
+			break;
+	}
+	ptrees_bin(p, r, ev, at, x->s->time, w);
+}
+
+void ptrees_init(struct ptrees *p, struct rep_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->shift = 10; /* about a microsecond, coarsened as the profile's span grows */
+	p->sink.sample = ptrees_sample;
+	p->sink.arg = p;
+	o->sink = &p->sink;
+	o->callgraph = true;
+}
+
+int ptrees_bins(struct ptrees *p, size_t budget, uint64_t max_bins)
+{
+	unsigned s = p->shift;
+	while (s < 63 && ((p->tmax >> s) - (p->tmin >> s) + 1 > max_bins))
+		s++;
+	int rc = s != p->shift ? bins_coarsen(p, s) : 0;
+	while (!rc && p->nr_b > budget && p->shift < 63)
+		rc = bins_coarsen(p, p->shift + 1);
+	return rc;
+}
+
+void ptrees_free(struct ptrees *p)
+{
+	for (uint32_t e = 0; p->t && e < p->nr_ev; e++) {
+		free(p->t[e].n);
+		free(p->t[e].dv);
+	}
+	free(p->t);
+	free(p->b);
+	htab__free(p->h);
+	htab__free(p->hb);
+	memset(p, 0, sizeof(*p));
 }

@@ -1,0 +1,34 @@
+// hpmon report --html and diff --html: the page's code, in the order
+// picture-html.c joins the files: core.js (the data, helpers, the state),
+// flame.js (the flame graph and its colours), table.js (the functions),
+// annotate.js (a function's lines and instructions), timeline.js (time
+// bins and the range), app.js (the header and the wiring). The data is
+// the JSON block #data (docs/hpmon-report.md says its fields). No
+// library, no network.
+'use strict';
+const D = JSON.parse(document.getElementById('data').textContent);
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const pct = (v, t) => (t > 0 ? (100 * v) / t : 0);
+const fmtPct = (p) => p.toFixed(2) + '%';
+const fmtNum = (v) => (v === null || v === undefined || !isFinite(v) ? 'n/a'
+  : Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3));
+const DIFF = D.mode === 'diff';
+const CHARTS = D.mode === 'timeline'; // a stat -I file's charts alone
+
+// What the page shows now.
+const S = {
+  ev: D.main,        // the event that weights the graph and the table
+  root: null,        // its call tree (flame.js)
+  nodes: [],         // its nodes in the page's order
+  zoom: null,        // the node shown at full width
+  search: null,      // a RegExp
+  colour: DIFF ? 'diff' : 'name',  // what the frames' colours follow
+  sel: null,         // the time range chosen, [from, to] in ns, or null
+  range: null,       // the bins it covers, [first, last + 1) (timeline.js)
+};

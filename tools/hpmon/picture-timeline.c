@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page's timeline (picture.h): the timeline model (timeline.h) as the
+ * page's "timeline" member, for report --html of a profile (its lanes
+ * beside the samples' strip) and of a `hpmon stat -I --json` file (the
+ * charts alone: export_html_stat).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "picture.h"
+#include "timeline.h"
+
+static const char *const sources[] = { "records", "samples", "stat" };
+
+void page_timeline(struct json *j, const struct timeline *t)
+{
+	if (!t) {
+		json_null(j, "timeline");
+		return;
+	}
+	json_obj_open(j, "timeline");
+	json_str(j, "source", sources[t->source]);
+	json_u64(j, "start", t->start_ns);
+	json_u64(j, "width", t->bin_ns);
+	json_u64(j, "n", t->nr_bins);
+	json_arr_open(j, "series");
+	for (size_t i = 0; i < t->nr_series; i++) {
+		const struct timeline_series *s = &t->series[i];
+		bool scaled = false;
+		json_obj_open(j, NULL);
+		json_str(j, "thread", s->thread);
+		json_i64(j, "tid", s->tid);
+		json_str(j, "event", s->event);
+		json_str(j, "unit", s->unit);
+		json_bool(j, "metric", s->metric);
+		json_dbl(j, "total", s->total);
+		json_arr_open(j, "count");
+		for (size_t b = 0; b < t->nr_bins; b++) {
+			json_dbl(j, NULL, s->count[b]);
+			scaled |= s->coverage[b] < 1;
+		}
+		json_arr_close(j);
+		if (scaled) { /* else null: every bin counted all the time */
+			json_arr_open(j, "coverage");
+			for (size_t b = 0; b < t->nr_bins; b++)
+				json_dbl(j, NULL, s->coverage[b]);
+			json_arr_close(j);
+		} else {
+			json_null(j, "coverage");
+		}
+		json_obj_close(j);
+	}
+	json_arr_close(j);
+	json_obj_close(j);
+}
+
+bool picture_is_stat_json(const char *path)
+{
+	char head[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, head, sizeof(head));
+	close(fd);
+	return n > 0 && timeline__is_stat_json(head, (size_t)n);
+}
+
+int export_html_stat(FILE *f, const char *path, char *why, size_t len)
+{
+	struct timeline_opts o = { .max_bins = PAGE_TIMELINE_BINS };
+	struct timeline *t = timeline__from_stat_json(path, &o, why, len);
+	char *data = NULL;
+	size_t dlen = 0;
+	if (!t)
+		return -errno;
+	FILE *m = open_memstream(&data, &dlen);
+	if (!m) {
+		timeline__free(t);
+		return -errno;
+	}
+	struct json j;
+	json_init(&j, m, false);
+	json_obj_open(&j, NULL);
+	json_u64(&j, "version", 2);
+	json_str(&j, "mode", "timeline");
+	json_str(&j, "file", path);
+	page_timeline(&j, t);
+	json_obj_close(&j);
+	int rc = fclose(m) ? -ENOMEM : 0;
+	if (!rc)
+		rc = page_assemble(f, data, dlen);
+	free(data);
+	timeline__free(t);
+	return rc;
+}
