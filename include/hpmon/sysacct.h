@@ -56,8 +56,9 @@ struct hpm_systask {
 };
 
 /* Rows that are no task: counts after records the kernel dropped (ring
- * buffer full: whose they were is not known), and what accrued on a CPU
- * the calling thread could not visit (sched_setaffinity refused). */
+ * buffer full) or never wrote (hpm_sysacct__unsampled): whose they were
+ * is not known; and what accrued on a CPU the calling thread could not
+ * visit (sched_setaffinity refused). */
 #define HPM_SYSTASK_LOST (-1)
 #define HPM_SYSTASK_UNATTRIBUTED (-2)
 
@@ -118,6 +119,15 @@ HPM_API int hpm_sysacct__cpu(const struct hpm_sysacct *a, size_t c);
 HPM_API uint64_t hpm_sysacct__cpu_count(const struct hpm_sysacct *a, size_t c, size_t ev);
 /* Switch records the kernel dropped (their counts went to the LOST row). */
 HPM_API uint64_t hpm_sysacct__lost(const struct hpm_sysacct *a);
+/*
+ * Switch-outs the kernel counted but wrote no sample for: it writes
+ * nothing at all in the context of some tasks, with no LOST record and
+ * no lost-sample count (docs/hpmon-top.md). Each such switch is still
+ * charged to its task, named by the next task's switch-in record; what
+ * the other events counted over the turns it merged went to the LOST
+ * row.
+ */
+HPM_API uint64_t hpm_sysacct__unsampled(const struct hpm_sysacct *a);
 
 #ifdef __cplusplus
 }

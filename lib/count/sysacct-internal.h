@@ -38,15 +38,34 @@ struct sa_rec {
  * CPU itself at @time, and who read them. */
 #define SA_REC_SYNC 0x7fffu
 
+/* Switch-outs named by switch-in records since a CPU's last record
+ * that read its group: more than this many between two reads are not
+ * named (their switches go to the LOST row). */
+#define SA_MAX_NAMED 16
+
+struct sa_named {
+	pid_t pid, tid;
+};
+
 struct sa_cpu {
 	int cpu;
 	int *fd;                 /* [nr_ev + 1]: the leader, then the events */
 	struct hpm_ring ring;
 	uint64_t *last;          /* [nr_ev]: counts at the last record */
+	uint64_t lead;           /* the leader's count (its switches) then */
 	uint64_t enabled, running; /* the group's times at the last read */
 	uint64_t qtime;          /* time of its last queued record */
+	uint64_t qlead;          /* the leader's count in its last queued sample */
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
+	/* the task of the last switch-out sample, until the switch-in
+	 * record that follows it names it (-1: none pending) */
+	int64_t out_tid;
+	/* the tasks switch-in records named as switched out since the last
+	 * read, whose own sample has not come: the kernel counted their
+	 * switch but wrote nothing in their context (docs/hpmon-top.md) */
+	struct sa_named named[SA_MAX_NAMED];
+	size_t nr_named;
 };
 
 struct hpm_sysacct {
@@ -65,6 +84,7 @@ struct hpm_sysacct {
 	bool opened, enabled;
 	size_t failed_ev;
 	uint64_t lost;
+	uint64_t unsampled;      /* switch-outs counted without their sample */
 	bool overflow;           /* the task table is full (SA_MAX_TASKS) */
 	/* tasks: a vector, and tid -> current generation (open addressing) */
 	struct sa_task *task;

@@ -368,11 +368,60 @@ static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned 
 	a->task[t].t.seen = true;
 }
 
-/* Group read layout: nr, enabled, running, then the leader and the events. */
-static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
-		     size_t avail)
+/*
+ * A read whose interval holds switch-outs the kernel counted but wrote no
+ * sample for (@missing of them): the counts of the tasks that ran then
+ * and of @t's own turn are merged, and no read tells them apart. The
+ * switches are known one by one: @t's own (@own), one for each task a
+ * switch-in record named (sc->named), the rest to the LOST row. Every
+ * other event's share of the interval goes to the LOST row: charging it
+ * to @t would give @t what the others used.
+ */
+static int charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
+			 uint64_t missing, const unsigned char *v)
 {
-	uint64_t nr, en, run;
+	struct sa_cpu *sc = &a->cpu[slot];
+	size_t named[SA_MAX_NAMED];
+	size_t nn = 0;
+	for (size_t k = 0; k < sc->nr_named && nn < missing; k++) {
+		pid_t tid = sc->named[k].tid;
+		size_t x = tid == 0 ? sc->idle : known_task(a, sc->named[k].pid, tid);
+		if (x == SIZE_MAX)
+			return -ENOMEM;
+		named[nn++] = x;
+	}
+	for (size_t i = 0; i < a->nr_ev; i++) {
+		uint64_t x, d;
+		memcpy(&x, v + 8 * a->vidx[i], 8);
+		d = x - sc->last[i];
+		sc->last[i] = x;
+		if (a->vidx[i]) {
+			a->task[a->lost_row].counts[i] += d;
+			continue;
+		}
+		/* the leader's count: one switch per switch-out */
+		a->task[t].counts[i] += own;
+		for (size_t k = 0; k < nn; k++)
+			a->task[named[k]].counts[i]++;
+		a->task[a->lost_row].counts[i] += d - own - nn;
+	}
+	for (size_t k = 0; k < nn; k++)
+		a->task[named[k]].t.seen = true;
+	a->task[t].t.seen = true;
+	a->task[a->lost_row].t.seen = true;
+	a->unsampled += missing;
+	return 0;
+}
+
+/* Group read layout: nr, enabled, running, then the leader and the
+ * events. @own: 1 for a switch-out sample (the leader counted its
+ * switch), 0 for a read at sync. */
+static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
+		     size_t avail, uint64_t own)
+{
+	struct sa_cpu *sc = &a->cpu[slot];
+	uint64_t nr, en, run, lead;
+	int rc = 0;
 	if (avail < 24)
 		return -EIO;
 	memcpy(&nr, p, 8);
@@ -380,14 +429,23 @@ static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigne
 	memcpy(&run, p + 16, 8);
 	if (nr != a->nr_vals || avail < 24 + nr * 8)
 		return -EIO;
-	if (a->cpu[slot].after_lost) {
-		t = a->lost_row;
-		a->cpu[slot].after_lost = false;
+	memcpy(&lead, p + 24, 8);
+	/* every switch-out since the last read is sampled, this one's
+	 * included, unless the kernel skipped some */
+	uint64_t switches = lead - sc->lead;
+	if (sc->after_lost) {
+		charge(a, slot, a->lost_row, p + 24);
+		sc->after_lost = false;
+	} else if (switches > own) {
+		rc = charge_merged(a, slot, t, own, switches - own, p + 24);
+	} else {
+		charge(a, slot, t, p + 24);
 	}
-	charge(a, slot, t, p + 24);
-	a->cpu[slot].enabled = en;
-	a->cpu[slot].running = run;
-	return 0;
+	sc->lead = lead;
+	sc->nr_named = 0;
+	sc->enabled = en;
+	sc->running = run;
+	return rc;
 }
 
 static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
@@ -400,8 +458,38 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	size_t t = tid == 0 ? a->cpu[slot].idle : known_task(a, (pid_t)pid, (pid_t)tid);
 	if (t == SIZE_MAX)
 		return -ENOMEM;
+	a->cpu[slot].out_tid = tid;
 	/* header, pid/tid, time, cpu/res: then the group */
-	return on_counts(a, slot, t, p + 32, len - 32);
+	return on_counts(a, slot, t, p + 32, len - 32, 1);
+}
+
+/*
+ * A switch record (PERF_RECORD_SWITCH_CPU_WIDE). The one written as a
+ * task comes in, in its context, names the task that went out. That is
+ * the task of the CPU's last sample, normally; any other went out with
+ * its switch counted but no sample written (the kernel writes nothing at
+ * all in some tasks' context: docs/hpmon-top.md), and is remembered for
+ * the next read's split. The record written on the way out says
+ * nothing the sample does not.
+ */
+static int on_switch(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
+{
+	const struct perf_event_header *h = (const void *)p;
+	struct sa_cpu *sc = &a->cpu[slot];
+	uint32_t pid, tid;
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+		return 0;
+	if (len < 8 + 8)
+		return -EIO;
+	memcpy(&pid, p + 8, 4);
+	memcpy(&tid, p + 12, 4);
+	if ((int64_t)tid == sc->out_tid) {
+		sc->out_tid = -1;
+		return 0;
+	}
+	if (sc->nr_named < SA_MAX_NAMED)
+		sc->named[sc->nr_named++] = (struct sa_named){ (pid_t)pid, (pid_t)tid };
+	return 0;
 }
 
 static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
@@ -491,7 +579,7 @@ static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, s
 	size_t t = attributed ? known_task(a, (pid_t)pid, (pid_t)tid) : a->unattr_row;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	return on_counts(a, slot, t, p + 32, len - 32);
+	return on_counts(a, slot, t, p + 32, len - 32, 0);
 }
 
 static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
@@ -518,6 +606,8 @@ static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
 		a->cpu[slot].after_lost = true;
 		return 0;
 	}
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return on_switch(a, slot, p, r->len);
 	case SA_REC_SYNC:
 		return on_sync(a, slot, p, r->len);
 	default:
