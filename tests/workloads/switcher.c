@@ -8,9 +8,11 @@
  * process is also preempted (involuntary switches), and a fault may
  * block: with SWITCHER_RUSAGE=FILE it writes the kernel's own count of
  * its switches so far, "VOLUNTARY INVOLUNTARY" (getrusage, at its end),
- * which tests compare with the counted ones. The file is opened first
- * and written last, so that nothing after the count can block: the one
- * switch the kernel makes after it is then the process's exit.
+ * which tests compare with the counted ones. The file is made anew
+ * first and written last, so that nothing after the count blocks (ext4
+ * writes a file truncated from a longer one back as it is closed): the
+ * one switch the kernel makes after it is then the process's exit, but
+ * where the machine preempts it in between.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 	if (argc == 3)
 		pages = arg(argv[2]);
 	const char *out = getenv("SWITCHER_RUSAGE");
+	if (out)
+		unlink(out);
 	FILE *f = out ? fopen(out, "w") : NULL;
 	if (out && !f)
 		return 1;
