@@ -66,6 +66,9 @@ struct sa_cpu {
 	 * switch but wrote nothing in their context (docs/hpmon-top.md) */
 	struct sa_named named[SA_MAX_NAMED];
 	size_t nr_named;
+	/* the task the last switch-in record came from, if none was
+	 * sampled going out since (tid -1: not known) */
+	struct sa_named in;
 };
 
 struct hpm_sysacct {

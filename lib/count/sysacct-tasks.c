@@ -455,10 +455,20 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
-	size_t t = tid == 0 ? a->cpu[slot].idle : known_task(a, (pid_t)pid, (pid_t)tid);
+	struct sa_cpu *sc = &a->cpu[slot];
+	size_t t;
+	if (tid != 0)
+		t = known_task(a, (pid_t)pid, (pid_t)tid);
+	else if (sc->in.tid > 0)
+		/* the last switch of a task its parent has reaped already:
+		 * the kernel names it 0, as idle, but it came in as itself */
+		t = known_task(a, sc->in.pid, sc->in.tid);
+	else
+		t = sc->idle;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	a->cpu[slot].out_tid = tid;
+	sc->out_tid = tid;
+	sc->in.tid = -1;
 	/* header, pid/tid, time, cpu/res: then the group */
 	return on_counts(a, slot, t, p + 32, len - 32, 1);
 }
@@ -483,6 +493,11 @@ static int on_switch(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
+	/* who came in: sample_id_all's tail (pid, tid, time, cpu) */
+	if (len >= 16 + 24) {
+		memcpy(&sc->in.pid, p + len - 24, 4);
+		memcpy(&sc->in.tid, p + len - 20, 4);
+	}
 	if ((int64_t)tid == sc->out_tid) {
 		sc->out_tid = -1;
 		return 0;

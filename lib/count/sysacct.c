@@ -108,6 +108,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
 		sc->out_tid = -1;
+		sc->in.tid = -1;
 	}
 	free(cpus);
 	cpus = NULL;

@@ -201,10 +201,12 @@ static uint64_t count_of(const struct hpm_sysacct *a, pid_t tid, size_t ev)
 }
 
 /*
- * A, X, B, C, idle and D take turns on CPU 0. The kernel writes nothing
- * in X's context nor in idle's (as it does for some tasks: their sample
- * and their switch records are missing) but counts their switches; two
- * switches before C's sample are named by no record at all.
+ * A, X, B, C and idle take turns on CPU 0. The kernel writes nothing in
+ * X's context nor, once, in idle's (as it does for some tasks: their
+ * sample and their switch records are missing) but counts their
+ * switches; two switches before C's sample are named by no record at
+ * all. C's last switch comes after its parent reaped it: the kernel
+ * names it 0, as it names idle.
  */
 static void test_unsampled_switches(void **state)
 {
@@ -232,6 +234,10 @@ static void test_unsampled_switches(void **state)
 	put_sample(&st, T_A, 8, 34);     /* idle's switch and A's */
 	put_switch(&st, T_B, false, T_A);
 	put_sample(&st, T_B, 9, 40);     /* nothing missing: all B's */
+	put_switch(&st, T_C, false, T_B);
+	put_sample(&st, 0, 10, 41);      /* C's last, reaped already: named 0 */
+	put_switch(&st, 0, false, 0);    /* idle comes in, written */
+	put_sample(&st, 0, 11, 41);      /* idle's own */
 	assert_true(sa_process(st.a, UINT64_MAX) > 0);
 
 	struct hpm_sysacct *a = st.a;
@@ -239,8 +245,9 @@ static void test_unsampled_switches(void **state)
 	assert_int_equal(count_of(a, T_A, CS), 2);
 	assert_int_equal(count_of(a, T_X, CS), 1);
 	assert_int_equal(count_of(a, T_B, CS), 2);
-	assert_int_equal(count_of(a, T_C, CS), 1);
-	assert_int_equal(count_of(a, 0, CS), 1);
+	assert_int_equal(count_of(a, T_C, CS), 2);
+	assert_int_equal(count_of(a, T_C, PF), 1);
+	assert_int_equal(count_of(a, 0, CS), 2);
 	assert_int_equal(count_of(a, HPM_SYSTASK_LOST, CS), 2);
 	/* faults of merged turns are no one's known: the LOST row's */
 	assert_int_equal(count_of(a, T_A, PF), 10);
@@ -256,7 +263,7 @@ static void test_unsampled_switches(void **state)
 			sum += hpm_sysacct__count(a, t, ev);
 		assert_int_equal(hpm_sysacct__total(a, ev, &total, NULL, NULL), 0);
 		assert_int_equal(sum, total);
-		assert_int_equal(total, ev == CS ? 9 : 40);
+		assert_int_equal(total, ev == CS ? 11 : 41);
 	}
 	hpm_sysacct__free(a);
 	hpm_evlist__free(list);
