@@ -122,10 +122,9 @@ HPM_API uint64_t hpm_sysacct__lost(const struct hpm_sysacct *a);
 /*
  * Switch-outs the kernel counted but wrote no sample for: it writes
  * nothing at all in the context of some tasks, with no LOST record and
- * no lost-sample count (docs/hpmon-top.md). Each such switch is still
- * charged to its task, named by the next task's switch-in record; what
- * the other events counted over the turns it merged went to the LOST
- * row.
+ * no lost-sample count (docs/hpmon-top.md). The next sample's task is
+ * charged its own switch only; these switches, and what the other
+ * events counted over the turns they merged, went to the LOST row.
  */
 HPM_API uint64_t hpm_sysacct__unsampled(const struct hpm_sysacct *a);
 

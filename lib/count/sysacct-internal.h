@@ -38,15 +38,6 @@ struct sa_rec {
  * CPU itself at @time, and who read them. */
 #define SA_REC_SYNC 0x7fffu
 
-/* Switch-outs named by switch-in records since a CPU's last record
- * that read its group: more than this many between two reads are not
- * named (their switches go to the LOST row). */
-#define SA_MAX_NAMED 16
-
-struct sa_named {
-	pid_t pid, tid;
-};
-
 struct sa_cpu {
 	int cpu;
 	int *fd;                 /* [nr_ev + 1]: the leader, then the events */
@@ -58,17 +49,9 @@ struct sa_cpu {
 	uint64_t qlead;          /* the leader's count in its last queued sample */
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
-	/* the task of the last switch-out sample, until the switch-in
-	 * record that follows it names it (-1: none pending) */
-	int64_t out_tid;
-	/* the tasks switch-in records named as switched out since the last
-	 * read, whose own sample has not come: the kernel counted their
-	 * switch but wrote nothing in their context (docs/hpmon-top.md) */
-	struct sa_named named[SA_MAX_NAMED];
-	size_t nr_named;
-	/* the task the last switch-in record came from, if none was
-	 * sampled going out since (tid -1: not known) */
-	struct sa_named in;
+	/* the task whose exit record this CPU wrote last, if no sample
+	 * came since (SIZE_MAX: none): its last switch may come named 0 */
+	size_t exited;
 };
 
 struct hpm_sysacct {

@@ -6,7 +6,9 @@
  * in time order, and each record's effect.
  *
  * A sample is a task's switch-out on a CPU with the group's counts: the
- * difference from the CPU's previous record is the task's. Records of
+ * difference from the CPU's previous record is the task's, unless the
+ * leader counted switches the kernel wrote no sample for in between
+ * (charge_merged). Records of
  * one CPU arrive in its own order; time order across CPUs matters only
  * for names and generations (a fork on one CPU, the child's first switch
  * on another), so the queue holds records until every CPU's buffer is
@@ -370,47 +372,30 @@ static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned 
 
 /*
  * A read whose interval holds switch-outs the kernel counted but wrote no
- * sample for (@missing of them): the counts of the tasks that ran then
- * and of @t's own turn are merged, and no read tells them apart. The
- * switches are known one by one: @t's own (@own), one for each task a
- * switch-in record named (sc->named), the rest to the LOST row. Every
- * other event's share of the interval goes to the LOST row: charging it
- * to @t would give @t what the others used.
+ * sample for (@missing of them: it writes nothing at all in the context
+ * of some tasks, docs/hpmon-top.md): the turns of the tasks that ran then
+ * and @t's own are merged, and no read tells them apart. @t has its own
+ * switch (@own); the others' switches, and every other event's count
+ * over the merged turns, go to the LOST row: charging them to @t would
+ * give @t what others used.
  */
-static int charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
-			 uint64_t missing, const unsigned char *v)
+static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
+			  uint64_t missing, const unsigned char *v)
 {
 	struct sa_cpu *sc = &a->cpu[slot];
-	size_t named[SA_MAX_NAMED];
-	size_t nn = 0;
-	for (size_t k = 0; k < sc->nr_named && nn < missing; k++) {
-		pid_t tid = sc->named[k].tid;
-		size_t x = tid == 0 ? sc->idle : known_task(a, sc->named[k].pid, tid);
-		if (x == SIZE_MAX)
-			return -ENOMEM;
-		named[nn++] = x;
-	}
 	for (size_t i = 0; i < a->nr_ev; i++) {
 		uint64_t x, d;
 		memcpy(&x, v + 8 * a->vidx[i], 8);
 		d = x - sc->last[i];
 		sc->last[i] = x;
-		if (a->vidx[i]) {
-			a->task[a->lost_row].counts[i] += d;
-			continue;
-		}
-		/* the leader's count: one switch per switch-out */
-		a->task[t].counts[i] += own;
-		for (size_t k = 0; k < nn; k++)
-			a->task[named[k]].counts[i]++;
-		a->task[a->lost_row].counts[i] += d - own - nn;
+		/* the leader's own count: one switch per switch-out */
+		uint64_t mine = a->vidx[i] ? 0 : own;
+		a->task[t].counts[i] += mine;
+		a->task[a->lost_row].counts[i] += d - mine;
 	}
-	for (size_t k = 0; k < nn; k++)
-		a->task[named[k]].t.seen = true;
 	a->task[t].t.seen = true;
 	a->task[a->lost_row].t.seen = true;
 	a->unsampled += missing;
-	return 0;
 }
 
 /* Group read layout: nr, enabled, running, then the leader and the
@@ -421,7 +406,6 @@ static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigne
 {
 	struct sa_cpu *sc = &a->cpu[slot];
 	uint64_t nr, en, run, lead;
-	int rc = 0;
 	if (avail < 24)
 		return -EIO;
 	memcpy(&nr, p, 8);
@@ -437,15 +421,14 @@ static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigne
 		charge(a, slot, a->lost_row, p + 24);
 		sc->after_lost = false;
 	} else if (switches > own) {
-		rc = charge_merged(a, slot, t, own, switches - own, p + 24);
+		charge_merged(a, slot, t, own, switches - own, p + 24);
 	} else {
 		charge(a, slot, t, p + 24);
 	}
 	sc->lead = lead;
-	sc->nr_named = 0;
 	sc->enabled = en;
 	sc->running = run;
-	return rc;
+	return 0;
 }
 
 static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
@@ -459,52 +442,20 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	size_t t;
 	if (tid != 0)
 		t = known_task(a, (pid_t)pid, (pid_t)tid);
-	else if (sc->in.tid > 0)
+	else if (sc->exited != SIZE_MAX)
 		/* the last switch of a task its parent has reaped already:
-		 * the kernel names it 0, as idle, but it came in as itself */
-		t = known_task(a, sc->in.pid, sc->in.tid);
+		 * the kernel names it 0, as idle, but this CPU wrote its
+		 * exit record, and no other task went out since */
+		t = sc->exited;
 	else
 		t = sc->idle;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	sc->out_tid = tid;
-	sc->in.tid = -1;
+	/* preempted on its way out, the task is still to go out for good */
+	if (tid == 0 || t != sc->exited)
+		sc->exited = SIZE_MAX;
 	/* header, pid/tid, time, cpu/res: then the group */
 	return on_counts(a, slot, t, p + 32, len - 32, 1);
-}
-
-/*
- * A switch record (PERF_RECORD_SWITCH_CPU_WIDE). The one written as a
- * task comes in, in its context, names the task that went out. That is
- * the task of the CPU's last sample, normally; any other went out with
- * its switch counted but no sample written (the kernel writes nothing at
- * all in some tasks' context: docs/hpmon-top.md), and is remembered for
- * the next read's split. The record written on the way out says
- * nothing the sample does not.
- */
-static int on_switch(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
-{
-	const struct perf_event_header *h = (const void *)p;
-	struct sa_cpu *sc = &a->cpu[slot];
-	uint32_t pid, tid;
-	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
-		return 0;
-	if (len < 8 + 8)
-		return -EIO;
-	memcpy(&pid, p + 8, 4);
-	memcpy(&tid, p + 12, 4);
-	/* who came in: sample_id_all's tail (pid, tid, time, cpu) */
-	if (len >= 16 + 24) {
-		memcpy(&sc->in.pid, p + len - 24, 4);
-		memcpy(&sc->in.tid, p + len - 20, 4);
-	}
-	if ((int64_t)tid == sc->out_tid) {
-		sc->out_tid = -1;
-		return 0;
-	}
-	if (sc->nr_named < SA_MAX_NAMED)
-		sc->named[sc->nr_named++] = (struct sa_named){ (pid_t)pid, (pid_t)tid };
-	return 0;
 }
 
 static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
@@ -551,7 +502,9 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int on_exit_rec(struct hpm_sysacct *a, const unsigned char *p, size_t len)
+/* Written in the exiting task's context, on its CPU: its switch-out
+ * there is its last (or, preempted on the way out, the next to last). */
+static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t tid;
 	uint64_t time;
@@ -562,6 +515,7 @@ static int on_exit_rec(struct hpm_sysacct *a, const unsigned char *p, size_t len
 	size_t t = tid ? hget(a, (pid_t)tid) : SIZE_MAX;
 	if (t != SIZE_MAX)
 		a->task[t].t.exit_ns = time;
+	a->cpu[slot].exited = t;
 	return 0;
 }
 
@@ -609,7 +563,7 @@ static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
 	case PERF_RECORD_FORK:
 		return on_fork(a, p, r->len);
 	case PERF_RECORD_EXIT:
-		return on_exit_rec(a, p, r->len);
+		return on_exit_rec(a, slot, p, r->len);
 	case PERF_RECORD_COMM:
 		return on_comm(a, p, r->len);
 	case PERF_RECORD_LOST: {
@@ -621,8 +575,6 @@ static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
 		a->cpu[slot].after_lost = true;
 		return 0;
 	}
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return on_switch(a, slot, p, r->len);
 	case SA_REC_SYNC:
 		return on_sync(a, slot, p, r->len);
 	default:

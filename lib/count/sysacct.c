@@ -107,8 +107,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		}
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
-		sc->out_tid = -1;
-		sc->in.tid = -1;
+		sc->exited = SIZE_MAX;
 	}
 	free(cpus);
 	cpus = NULL;
@@ -142,11 +141,10 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 }
 
 /* The leader: a switch-out sample with the group's counts in it, and the
- * side band (fork, comm, exit) that names the tasks. Switch records too:
- * the kernel writes nothing at all in the context of some tasks, their
- * switch-out sample included, yet counts their switch; the next task's
- * switch-in record, written in its own context, names the one that went
- * out (sysacct-tasks.c: on_switch). */
+ * side band (fork, comm, exit) that names the tasks. Not switch records:
+ * they would name the tasks whose switch-out the kernel counts without a
+ * sample (sysacct-tasks.c, charge_merged), but writing two more records
+ * at every switch costs more than the sample itself (docs/hpmon-top.md). */
 static void leader_attr(struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
@@ -161,7 +159,6 @@ static void leader_attr(struct perf_event_attr *pa, size_t data_len)
 	pa->task = 1;
 	pa->comm = 1;
 	pa->comm_exec = 1;
-	pa->context_switch = 1;
 	pa->sample_id_all = 1;
 	/* time stamps comparable with clock_gettime: sync's own records */
 	pa->use_clockid = 1;

@@ -6,9 +6,8 @@
 # the kernel counted for it (rusage, at its end) and one more, its exit's
 # (up to two more: preemptions after its count); it is never charged
 # another task's switch. The kernel writes no sample at all for some
-# tasks' switches (docs/hpmon-top.md): those are charged to their tasks
-# as named by the next switch record, or to the [lost] row, and the rows
-# still add up exactly to the total.
+# tasks' switches (docs/hpmon-top.md): those go to the [lost] row, and
+# the rows still add up exactly to the total.
 . "$(dirname "$0")/lib.sh"
 
 SWN=sw$$
