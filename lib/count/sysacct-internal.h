@@ -50,7 +50,8 @@ struct sa_cpu {
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
 	/* the task whose exit record this CPU wrote last, if no sample
-	 * came since (SIZE_MAX: none): its last switch may come named 0 */
+	 * of another task came since (SIZE_MAX: none): its last switch may
+	 * come named -1 */
 	size_t exited;
 };
 

@@ -440,19 +440,20 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	memcpy(&tid, p + 12, 4);
 	struct sa_cpu *sc = &a->cpu[slot];
 	size_t t;
-	if (tid != 0)
-		t = known_task(a, (pid_t)pid, (pid_t)tid);
-	else if (sc->exited != SIZE_MAX)
+	if (tid == UINT32_MAX)
 		/* the last switch of a task its parent has reaped already:
-		 * the kernel names it 0, as idle, but this CPU wrote its
-		 * exit record, and no other task went out since */
-		t = sc->exited;
+		 * the kernel names it -1, but this CPU wrote its exit record
+		 * and no other task went out since; else whose it was is not
+		 * known */
+		t = sc->exited != SIZE_MAX ? sc->exited : a->lost_row;
+	else if (tid == 0)
+		t = sc->idle; /* and tasks of another pid namespace */
 	else
-		t = sc->idle;
+		t = known_task(a, (pid_t)pid, (pid_t)tid);
 	if (t == SIZE_MAX)
 		return -ENOMEM;
 	/* preempted on its way out, the task is still to go out for good */
-	if (tid == 0 || t != sc->exited)
+	if (tid == UINT32_MAX || t != sc->exited)
 		sc->exited = SIZE_MAX;
 	/* header, pid/tid, time, cpu/res: then the group */
 	return on_counts(a, slot, t, p + 32, len - 32, 1);

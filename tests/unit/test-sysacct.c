@@ -206,7 +206,8 @@ static uint64_t count_of(const struct hpm_sysacct *a, pid_t tid, size_t ev)
  * some tasks (their samples are missing: as it does for some tasks on
  * Linux 6.18) but counts their switches: one before B's sample, two
  * before C's. D exits, and its last switch comes after its parent
- * reaped it: the kernel names it 0, as it names idle.
+ * reaped it: the kernel names it -1. So does another's, whose exit
+ * record this CPU did not write.
  */
 static void test_unsampled_switches(void **state)
 {
@@ -226,9 +227,11 @@ static void test_unsampled_switches(void **state)
 	put_sample(&st, T_C, 6, 30);  /* two silent, then C's */
 	put_sample(&st, T_D, 7, 30);
 	put_exit(&st, T_D);
-	put_sample(&st, 0, 8, 31);    /* D's last, reaped already */
-	put_sample(&st, 0, 9, 31);    /* idle's own */
-	put_sample(&st, T_B, 10, 40); /* nothing missing: all B's */
+	put_sample(&st, T_D, 8, 30);  /* preempted on its way out */
+	put_sample(&st, UINT32_MAX, 9, 31); /* D's last, reaped already */
+	put_sample(&st, 0, 10, 31);   /* idle's own */
+	put_sample(&st, UINT32_MAX, 11, 31); /* reaped, no exit record here */
+	put_sample(&st, T_B, 12, 40); /* nothing missing: all B's */
 	assert_true(sa_process(st.a, UINT64_MAX) > 0);
 
 	struct hpm_sysacct *a = st.a;
@@ -236,9 +239,9 @@ static void test_unsampled_switches(void **state)
 	assert_int_equal(count_of(a, T_A, CS), 1);
 	assert_int_equal(count_of(a, T_B, CS), 2);
 	assert_int_equal(count_of(a, T_C, CS), 1);
-	assert_int_equal(count_of(a, T_D, CS), 2);
+	assert_int_equal(count_of(a, T_D, CS), 3);
 	assert_int_equal(count_of(a, 0, CS), 1);
-	assert_int_equal(count_of(a, HPM_SYSTASK_LOST, CS), 3);
+	assert_int_equal(count_of(a, HPM_SYSTASK_LOST, CS), 3 + 1);
 	/* a merged turn's faults are no one's known: the LOST row's */
 	assert_int_equal(count_of(a, T_A, PF), 10);
 	assert_int_equal(count_of(a, T_B, PF), 9);
@@ -246,6 +249,10 @@ static void test_unsampled_switches(void **state)
 	assert_int_equal(count_of(a, T_D, PF), 1);
 	assert_int_equal(count_of(a, HPM_SYSTASK_LOST, PF), 15 + 5);
 	assert_int_equal(hpm_sysacct__unsampled(a), 1 + 2);
+	/* no row but the known ones: -1 is no task's name */
+	for (size_t t = 0; t < hpm_sysacct__nr_tasks(a); t++)
+		assert_true(hpm_sysacct__task(a, t)->pid != -1 ||
+			    !strcmp(hpm_sysacct__task(a, t)->comm, "[lost]"));
 	assert_int_equal(hpm_sysacct__lost(a), 0);
 	/* the sum over tasks is the CPU's count, as ever */
 	for (size_t ev = 0; ev < 2; ev++) {
@@ -254,7 +261,7 @@ static void test_unsampled_switches(void **state)
 			sum += hpm_sysacct__count(a, t, ev);
 		assert_int_equal(hpm_sysacct__total(a, ev, &total, NULL, NULL), 0);
 		assert_int_equal(sum, total);
-		assert_int_equal(total, ev == CS ? 10 : 40);
+		assert_int_equal(total, ev == CS ? 12 : 40);
 	}
 	hpm_sysacct__free(a);
 	hpm_evlist__free(list);
