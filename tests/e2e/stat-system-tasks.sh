@@ -96,12 +96,18 @@ expect_eq "two switcher processes, two rows" 2 "$(json "$E2E_TMP/err" \
 	"len(set(r['pid'] for r in j['processes'] if r['comm'] == '$SWN'))")"
 
 # Threads: thread rows carry their tid; the sum holds per thread too.
+# `threads 3`: its main thread and its workers worker-0..2, one row each,
+# each with its last switch (after its exit: the kernel names the thread
+# -1 then, and no row may be named so).
 hpm_ok stat -a --per-thread --json -e $EV -- "$E2E_TMP/$THN" 3 0 10
 sums_exact threads
-expect_eq "thread rows of 'threads 3'" 4 "$(json "$E2E_TMP/err" \
-	"len([r for r in j['threads'] if r['comm'] == '$THN' and r['pid'] > 0])")"
+expect_eq "thread rows of 'threads 3'" "['$THN', 'worker-0', 'worker-1', 'worker-2']" \
+	"$(json "$E2E_TMP/err" "sorted(r['comm'] for r in j['threads'] if r['pid'] ==
+		[x['pid'] for x in j['threads'] if x['comm'] == '$THN'][0])")"
 expect_eq "thread rows have tids" True "$(json "$E2E_TMP/err" \
 	"all('tid' in r for r in j['threads'])")"
+expect_eq "no row of tid -1" True "$(json "$E2E_TMP/err" \
+	"all(r['tid'] != -1 or r['comm'] == '[lost]' for r in j['threads'])")"
 
 # Cgroups: one row per cgroup path (idle ones by name), summing exactly.
 hpm_ok stat -a --per-cgroup --json -e $EV -- "$SW" 1 1
