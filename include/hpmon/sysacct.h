@@ -9,8 +9,11 @@
  * a software context-switches event sampled at every switch with
  * PERF_SAMPLE_READ: each sample carries the group's counts at the moment
  * a task is switched out, so the difference from the CPU's previous
- * sample belongs to that task. Fork, comm and exit records name the tasks
- * and separate a reused pid from its predecessor. hpm_sysacct__sync()
+ * sample belongs to that task. The kernel counts some switches without
+ * writing their sample (hpm_sysacct__unsampled): the leader's count says
+ * so, and what no read can split goes to the LOST row. Fork, comm and
+ * exit records name the tasks and separate a reused pid from its
+ * predecessor. hpm_sysacct__sync()
  * closes the books: the calling thread visits each CPU in turn and reads
  * its group there, so what accrued since the last switch is its own.
  *
