@@ -9,8 +9,11 @@
  * a software context-switches event sampled at every switch with
  * PERF_SAMPLE_READ: each sample carries the group's counts at the moment
  * a task is switched out, so the difference from the CPU's previous
- * sample belongs to that task. Fork, comm and exit records name the tasks
- * and separate a reused pid from its predecessor. hpm_sysacct__sync()
+ * sample belongs to that task. The kernel counts some switches without
+ * writing their sample (hpm_sysacct__unsampled): the leader's count says
+ * so, and what no read can split goes to the LOST row. Fork, comm and
+ * exit records name the tasks and separate a reused pid from its
+ * predecessor. hpm_sysacct__sync()
  * closes the books: the calling thread visits each CPU in turn and reads
  * its group there, so what accrued since the last switch is its own.
  *
@@ -56,8 +59,9 @@ struct hpm_systask {
 };
 
 /* Rows that are no task: counts after records the kernel dropped (ring
- * buffer full: whose they were is not known), and what accrued on a CPU
- * the calling thread could not visit (sched_setaffinity refused). */
+ * buffer full) or never wrote (hpm_sysacct__unsampled): whose they were
+ * is not known; and what accrued on a CPU the calling thread could not
+ * visit (sched_setaffinity refused). */
 #define HPM_SYSTASK_LOST (-1)
 #define HPM_SYSTASK_UNATTRIBUTED (-2)
 
@@ -118,6 +122,14 @@ HPM_API int hpm_sysacct__cpu(const struct hpm_sysacct *a, size_t c);
 HPM_API uint64_t hpm_sysacct__cpu_count(const struct hpm_sysacct *a, size_t c, size_t ev);
 /* Switch records the kernel dropped (their counts went to the LOST row). */
 HPM_API uint64_t hpm_sysacct__lost(const struct hpm_sysacct *a);
+/*
+ * Switch-outs the kernel counted but wrote no sample for: it writes
+ * nothing at all in the context of some tasks, with no LOST record and
+ * no lost-sample count (docs/hpmon-top.md). The next sample's task is
+ * charged its own switch only; these switches, and what the other
+ * events counted over the turns they merged, went to the LOST row.
+ */
+HPM_API uint64_t hpm_sysacct__unsampled(const struct hpm_sysacct *a);
 
 #ifdef __cplusplus
 }

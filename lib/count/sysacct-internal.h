@@ -43,10 +43,16 @@ struct sa_cpu {
 	int *fd;                 /* [nr_ev + 1]: the leader, then the events */
 	struct hpm_ring ring;
 	uint64_t *last;          /* [nr_ev]: counts at the last record */
+	uint64_t lead;           /* the leader's count (its switches) then */
 	uint64_t enabled, running; /* the group's times at the last read */
 	uint64_t qtime;          /* time of its last queued record */
+	uint64_t qlead;          /* the leader's count in its last queued sample */
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
+	/* the task whose exit record this CPU wrote last, if no sample
+	 * of another task came since (SIZE_MAX: none): its last switch may
+	 * come named -1 */
+	size_t exited;
 };
 
 struct hpm_sysacct {
@@ -65,6 +71,7 @@ struct hpm_sysacct {
 	bool opened, enabled;
 	size_t failed_ev;
 	uint64_t lost;
+	uint64_t unsampled;      /* switch-outs counted without their sample */
 	bool overflow;           /* the task table is full (SA_MAX_TASKS) */
 	/* tasks: a vector, and tid -> current generation (open addressing) */
 	struct sa_task *task;

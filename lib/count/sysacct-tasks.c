@@ -6,7 +6,9 @@
  * in time order, and each record's effect.
  *
  * A sample is a task's switch-out on a CPU with the group's counts: the
- * difference from the CPU's previous record is the task's. Records of
+ * difference from the CPU's previous record is the task's, unless the
+ * leader counted switches the kernel wrote no sample for in between
+ * (charge_merged). Records of
  * one CPU arrive in its own order; time order across CPUs matters only
  * for names and generations (a fork on one CPU, the child's first switch
  * on another), so the queue holds records until every CPU's buffer is
@@ -368,11 +370,42 @@ static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned 
 	a->task[t].t.seen = true;
 }
 
-/* Group read layout: nr, enabled, running, then the leader and the events. */
-static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
-		     size_t avail)
+/*
+ * A read whose interval holds switch-outs the kernel counted but wrote no
+ * sample for (@missing of them: it writes nothing at all in the context
+ * of some tasks, docs/hpmon-top.md): the turns of the tasks that ran then
+ * and @t's own are merged, and no read tells them apart. @t has its own
+ * switch (@own); the others' switches, and every other event's count
+ * over the merged turns, go to the LOST row: charging them to @t would
+ * give @t what others used.
+ */
+static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
+			  uint64_t missing, const unsigned char *v)
 {
-	uint64_t nr, en, run;
+	struct sa_cpu *sc = &a->cpu[slot];
+	for (size_t i = 0; i < a->nr_ev; i++) {
+		uint64_t x, d;
+		memcpy(&x, v + 8 * a->vidx[i], 8);
+		d = x - sc->last[i];
+		sc->last[i] = x;
+		/* the leader's own count: one switch per switch-out */
+		uint64_t mine = a->vidx[i] ? 0 : own;
+		a->task[t].counts[i] += mine;
+		a->task[a->lost_row].counts[i] += d - mine;
+	}
+	a->task[t].t.seen = true;
+	a->task[a->lost_row].t.seen = true;
+	a->unsampled += missing;
+}
+
+/* Group read layout: nr, enabled, running, then the leader and the
+ * events. @own: 1 for a switch-out sample (the leader counted its
+ * switch), 0 for a read at sync. */
+static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
+		     size_t avail, uint64_t own)
+{
+	struct sa_cpu *sc = &a->cpu[slot];
+	uint64_t nr, en, run, lead;
 	if (avail < 24)
 		return -EIO;
 	memcpy(&nr, p, 8);
@@ -380,13 +413,21 @@ static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigne
 	memcpy(&run, p + 16, 8);
 	if (nr != a->nr_vals || avail < 24 + nr * 8)
 		return -EIO;
-	if (a->cpu[slot].after_lost) {
-		t = a->lost_row;
-		a->cpu[slot].after_lost = false;
+	memcpy(&lead, p + 24, 8);
+	/* every switch-out since the last read is sampled, this one's
+	 * included, unless the kernel skipped some */
+	uint64_t switches = lead - sc->lead;
+	if (sc->after_lost) {
+		charge(a, slot, a->lost_row, p + 24);
+		sc->after_lost = false;
+	} else if (switches > own) {
+		charge_merged(a, slot, t, own, switches - own, p + 24);
+	} else {
+		charge(a, slot, t, p + 24);
 	}
-	charge(a, slot, t, p + 24);
-	a->cpu[slot].enabled = en;
-	a->cpu[slot].running = run;
+	sc->lead = lead;
+	sc->enabled = en;
+	sc->running = run;
 	return 0;
 }
 
@@ -397,11 +438,25 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
-	size_t t = tid == 0 ? a->cpu[slot].idle : known_task(a, (pid_t)pid, (pid_t)tid);
+	struct sa_cpu *sc = &a->cpu[slot];
+	size_t t;
+	if (tid == UINT32_MAX)
+		/* the last switch of a task its parent has reaped already:
+		 * the kernel names it -1, but this CPU wrote its exit record
+		 * and no other task went out since; else whose it was is not
+		 * known */
+		t = sc->exited != SIZE_MAX ? sc->exited : a->lost_row;
+	else if (tid == 0)
+		t = sc->idle; /* and tasks of another pid namespace */
+	else
+		t = known_task(a, (pid_t)pid, (pid_t)tid);
 	if (t == SIZE_MAX)
 		return -ENOMEM;
+	/* preempted on its way out, the task is still to go out for good */
+	if (tid == UINT32_MAX || t != sc->exited)
+		sc->exited = SIZE_MAX;
 	/* header, pid/tid, time, cpu/res: then the group */
-	return on_counts(a, slot, t, p + 32, len - 32);
+	return on_counts(a, slot, t, p + 32, len - 32, 1);
 }
 
 static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
@@ -448,7 +503,9 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int on_exit_rec(struct hpm_sysacct *a, const unsigned char *p, size_t len)
+/* Written in the exiting task's context, on its CPU: its switch-out
+ * there is its last (or, preempted on the way out, the next to last). */
+static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t tid;
 	uint64_t time;
@@ -459,6 +516,7 @@ static int on_exit_rec(struct hpm_sysacct *a, const unsigned char *p, size_t len
 	size_t t = tid ? hget(a, (pid_t)tid) : SIZE_MAX;
 	if (t != SIZE_MAX)
 		a->task[t].t.exit_ns = time;
+	a->cpu[slot].exited = t;
 	return 0;
 }
 
@@ -491,7 +549,7 @@ static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, s
 	size_t t = attributed ? known_task(a, (pid_t)pid, (pid_t)tid) : a->unattr_row;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	return on_counts(a, slot, t, p + 32, len - 32);
+	return on_counts(a, slot, t, p + 32, len - 32, 0);
 }
 
 static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
@@ -506,7 +564,7 @@ static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
 	case PERF_RECORD_FORK:
 		return on_fork(a, p, r->len);
 	case PERF_RECORD_EXIT:
-		return on_exit_rec(a, p, r->len);
+		return on_exit_rec(a, slot, p, r->len);
 	case PERF_RECORD_COMM:
 		return on_comm(a, p, r->len);
 	case PERF_RECORD_LOST: {

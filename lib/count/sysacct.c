@@ -107,6 +107,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		}
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
+		sc->exited = SIZE_MAX;
 	}
 	free(cpus);
 	cpus = NULL;
@@ -140,7 +141,10 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 }
 
 /* The leader: a switch-out sample with the group's counts in it, and the
- * side band (fork, comm, exit) that names the tasks. */
+ * side band (fork, comm, exit) that names the tasks. Not switch records:
+ * they would name the tasks whose switch-out the kernel counts without a
+ * sample (sysacct-tasks.c, charge_merged), but writing two more records
+ * at every switch costs more than the sample itself (docs/hpmon-top.md). */
 static void leader_attr(struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
@@ -261,6 +265,10 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	int rc, n = 0;
 	hpm_ring__read_init(r);
 	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
+		/* a sample's leader count: header, pid/tid, time, cpu, then
+		 * nr, enabled, running and the leader (read_group) */
+		if (h->type == PERF_RECORD_SAMPLE && h->size >= 64)
+			memcpy(&a->cpu[c].qlead, (const char *)h + 56, 8);
 		int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
 		hpm_ring__consume(r);
 		if (q) {
@@ -312,8 +320,11 @@ struct sa_sync_rec {
 };
 
 /* Read CPU slot @c's group; on its own CPU if @here. The CPU's buffer is
- * read first, so that the sync record follows every record written
- * before it (a CPU's records keep their queue order: sa_queue). */
+ * read next, so that the sync record follows every record written
+ * before it (a CPU's records keep their queue order: sa_queue). A switch
+ * sampled between the two (the reader preempted, or not on that CPU)
+ * carries newer counts than the read: the read is then dropped, the
+ * sample has brought the books further already. */
 static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 {
 	size_t nv = a->nr_vals;
@@ -337,6 +348,9 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	}
 	s->time = mono_ns();
 	if ((rc = read_ring(a, c)) < 0)
+		goto out;
+	rc = 0;
+	if (sc->qlead > s->v[0])
 		goto out;
 	s->h.type = SA_REC_SYNC;
 	s->h.misc = 0;
@@ -459,4 +473,9 @@ uint64_t hpm_sysacct__cpu_count(const struct hpm_sysacct *a, size_t c, size_t ev
 uint64_t hpm_sysacct__lost(const struct hpm_sysacct *a)
 {
 	return a ? a->lost : 0;
+}
+
+uint64_t hpm_sysacct__unsampled(const struct hpm_sysacct *a)
+{
+	return a ? a->unsampled : 0;
 }

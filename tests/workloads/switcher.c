@@ -8,7 +8,11 @@
  * process is also preempted (involuntary switches), and a fault may
  * block: with SWITCHER_RUSAGE=FILE it writes the kernel's own count of
  * its switches so far, "VOLUNTARY INVOLUNTARY" (getrusage, at its end),
- * which tests compare with the counted ones.
+ * which tests compare with the counted ones. The file is made anew
+ * first and written last, so that nothing after the count blocks (ext4
+ * writes a file truncated from a longer one back as it is closed): the
+ * one switch the kernel makes after it is then the process's exit, but
+ * where the machine preempts it in between.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +44,12 @@ int main(int argc, char **argv)
 	n = arg(argv[1]);
 	if (argc == 3)
 		pages = arg(argv[2]);
+	const char *out = getenv("SWITCHER_RUSAGE");
+	if (out)
+		unlink(out);
+	FILE *f = out ? fopen(out, "w") : NULL;
+	if (out && !f)
+		return 1;
 	for (long i = 0; i < n; i++)
 		nanosleep(&ts, NULL);
 	if (pages > 0) {
@@ -51,11 +61,9 @@ int main(int argc, char **argv)
 		for (long i = 0; i < pages; i++)
 			((volatile char *)p)[i * page] = 1;
 	}
-	const char *out = getenv("SWITCHER_RUSAGE");
 	struct rusage ru;
-	if (out && !getrusage(RUSAGE_SELF, &ru)) {
-		FILE *f = fopen(out, "w");
-		if (!f)
+	if (f) {
+		if (getrusage(RUSAGE_SELF, &ru))
 			return 1;
 		fprintf(f, "%ld %ld\n", ru.ru_nvcsw, ru.ru_nivcsw);
 		if (fclose(f))
