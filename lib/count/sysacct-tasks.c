@@ -374,10 +374,12 @@ static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned 
  * A read whose interval holds switch-outs the kernel counted but wrote no
  * sample for (@missing of them: it writes nothing at all in the context
  * of some tasks, docs/hpmon-top.md): the turns of the tasks that ran then
- * and @t's own are merged, and no read tells them apart. @t has its own
- * switch (@own); the others' switches, and every other event's count
- * over the merged turns, go to the LOST row: charging them to @t would
- * give @t what others used.
+ * and @t's own are merged, and no read tells them apart. Of the leader,
+ * @t has its own switch (@own) and the others' switches go to the LOST
+ * row. The other events' counts over the merged turns go to @t: the
+ * silent tasks seen are the idle task and a system agent that count next
+ * to nothing there, while @t's turn holds its page faults and its time,
+ * which moving the whole read to LOST would take from it.
  */
 static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
 			  uint64_t missing, const unsigned char *v)
@@ -388,8 +390,8 @@ static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t
 		memcpy(&x, v + 8 * a->vidx[i], 8);
 		d = x - sc->last[i];
 		sc->last[i] = x;
-		/* the leader's own count: one switch per switch-out */
-		uint64_t mine = a->vidx[i] ? 0 : own;
+		/* the leader: one switch per switch-out is @t's */
+		uint64_t mine = a->vidx[i] ? d : own;
 		a->task[t].counts[i] += mine;
 		a->task[a->lost_row].counts[i] += d - mine;
 	}
