@@ -128,6 +128,7 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 			p->meta.rank = (uint32_t)v;
 			break;
 		case MK_JOB_SIZE: p->meta.job_size = v <= UINT32_MAX ? (uint32_t)v : 0; break;
+		case MK_TIMELINE: p->meta.timeline_ns = v; break;
 		default:
 			if (!e || key >> 1 < MK_EV_TYPE)
 				break;

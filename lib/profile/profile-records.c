@@ -186,6 +186,28 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 		r->lost.count = get_var(c);
 		return c->bad ? -1 : 0;
 	}
+	case TAG_TIMELINE: {
+		struct hpm_read_rec *t = &r->read;
+		r->type = HPM_PREC_TIMELINE;
+		t->final = tag & TF_FINAL;
+		t->pid = (pid_t)get_var(c);
+		t->tid = (pid_t)get_var(c);
+		t->cpu = (uint32_t)get_var(c);
+		uint64_t ev = get_var(c);
+		t->time = get_time(p, c);
+		t->enabled = get_var(c);
+		t->running = get_var(c);
+		uint64_t n = get_var(c);
+		/* events of one group: at most the largest group, within the header */
+		if (ev >= p->meta.nr_events || n > p->max_group || n > p->meta.nr_events - ev)
+			return -1;
+		t->ev = (uint32_t)ev;
+		for (uint64_t k = 0; k < n; k++)
+			p->vals_out[k] = get_var(c);
+		t->nr_values = (uint32_t)n;
+		t->values = p->vals_out;
+		return c->bad ? -1 : 0;
+	}
 	default:
 		return -1;
 	}

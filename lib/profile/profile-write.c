@@ -263,6 +263,27 @@ static int encode(struct hpm_profile_writer *w, struct wbuf *b, const struct hpm
 		put_var(b, r->lost.ev == UINT32_MAX ? 0 : (uint64_t)r->lost.ev + 1);
 		put_var(b, r->lost.count);
 		return 0;
+	case HPM_PREC_TIMELINE: {
+		const struct hpm_read_rec *t = &r->read;
+		if (t->ev >= w->nr_ev || t->nr_values > w->nr_ev - t->ev || t->nr_values > w->max_group)
+			return -EINVAL;
+		if (!reserve(b, 96 + (size_t)t->nr_values * 10))
+			return -ENOMEM;
+		put_byte(b, TAG_TIMELINE | (t->final ? TF_FINAL : 0));
+		put_var(b, (uint32_t)t->pid);
+		put_var(b, (uint32_t)t->tid);
+		put_var(b, t->cpu);
+		put_var(b, t->ev);
+		put_time(w, b, t->time);
+		put_var(b, t->enabled);
+		put_var(b, t->running);
+		put_var(b, t->nr_values);
+		for (uint32_t k = 0; k < t->nr_values; k++)
+			put_var(b, t->values[k]);
+		return 0;
+	}
+	case HPM_PREC_READ:
+		break; /* a session's: the recorder makes TIMELINE records of them */
 	}
 	return -EINVAL;
 }
@@ -437,6 +458,10 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 		if (m->job && m->job[0])
 			meta_str(&b, MK_JOB, m->job);
 	}
+	bool timeline = m->sz >= offsetof(struct hpm_profile_meta, timeline_ns) +
+				 sizeof(m->timeline_ns) && m->timeline_ns;
+	if (timeline)
+		meta_num(&b, MK_TIMELINE, m->timeline_ns);
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];
 		meta_str(&b, MK_EV_NAME, e->name);
@@ -454,7 +479,9 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	}
 	memcpy(hdr, PROF_MAGIC, 8);
 	put_le16(hdr + 8, PROF_MAJOR);
-	put_le16(hdr + 10, PROF_MINOR);
+	/* a reader of minor 0 does not know TIMELINE records: only a file
+	 * that holds them says minor 1 */
+	put_le16(hdr + 10, timeline ? PROF_MINOR_TIMELINE : PROF_MINOR);
 	put_le32(hdr + 12, (uint32_t)b.len);
 	put_le32(hdr + 16, prof_sum(b.p, b.len));
 	put_le32(hdr + 20, 0);

@@ -157,6 +157,9 @@ static uint64_t rec_time(const struct hpm_prec *p)
 	case HPM_PREC_THROTTLE:
 	case HPM_PREC_UNTHROTTLE:
 		return p->lost.time;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		return p->read.time;
 	}
 	return 0;
 }
@@ -180,6 +183,9 @@ static size_t payload_len(const struct hpm_prec *p)
 		return p->mmap.filename ? round8(strlen(p->mmap.filename) + 1) : 0;
 	case HPM_PREC_COMM:
 		return p->comm.comm ? round8(strlen(p->comm.comm) + 1) : 0;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		return (size_t)(p->read.values ? p->read.nr_values : 0) * 8;
 	default:
 		return 0;
 	}
@@ -229,6 +235,10 @@ static int copy_rec(struct ord_ent *e, const struct hpm_prec *p)
 	case HPM_PREC_COMM:
 		if (p->comm.comm)
 			e->p.comm.comm = copy_part(&at, p->comm.comm, strlen(p->comm.comm) + 1);
+		break;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		e->p.read.values = copy_part(&at, p->read.values, (size_t)p->read.nr_values * 8);
 		break;
 	default:
 		break;
