@@ -179,6 +179,7 @@ void hpm_record__free(struct hpm_record *r)
 	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
 		if (r->sb_fd[k] >= 0)
 			close(r->sb_fd[k]);
+	hpm__record_timeline_close(r);
 	/* after the events: a uprobe in use cannot be removed */
 	hpm__loc_attach_free(r->loc);
 	free(r->sb_fd);
