@@ -62,6 +62,8 @@ static const char record_usage[] =
 	"                         continue (default: the command runs to its end,\n"
 	"                         unrecorded) or stop (it gets SIGTERM)\n"
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
+	"      --timeline-interval MS  read every event per thread each MS ms of its\n"
+	"                         running time, for report --timeline (default 10; 0: off)\n"
 	"      --force            sample even above the kernel's sample-rate limit\n"
 	"      --no-cache         do not keep the kernel's symbols for later reports\n"
 	"  -q, --quiet            no summary on stderr\n"
@@ -107,7 +109,8 @@ static int parse_callgraph(struct record_opts *o, const char *arg)
 	return -1;
 }
 
-enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR };
+enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR,
+       OPT_TIMELINE };
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
@@ -127,6 +130,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "on-error", required_argument, NULL, OPT_ON_ERROR },
+		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -136,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	uint64_t v;
 
 	o->output = "hpmon.prof";
+	o->timeline_ns = 10000000;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:c:F:gp:t:aC:o:m:qh", longopts, NULL)) != -1) {
@@ -186,6 +191,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			if (strcmp(optarg, "stop") && strcmp(optarg, "continue"))
 				return usage_error("--on-error takes stop or continue, not '%s'", optarg);
 			o->stop_on_error = !strcmp(optarg, "stop");
+			break;
+		case OPT_TIMELINE:
+			if (parse_u64(optarg, &v) || v > 60000)
+				return usage_error("--timeline-interval takes milliseconds from 0 (off) to "
+						   "60000, not '%s'", optarg);
+			o->timeline_ns = v * 1000000;
+			o->timeline_given = true;
 			break;
 		case 'q': o->quiet = true; break;
 		case 'h':
@@ -290,6 +302,7 @@ static uint64_t now_ns(clockid_t clk)
 
 struct rec_run {
 	struct hpm_profile_writer *w;
+	struct rec_timeline *tl;
 	struct hpm_record *rec;
 	int err;
 	uint64_t kernel_samples;
@@ -301,8 +314,17 @@ static int on_record(const struct hpm_prec *p, void *arg)
 	struct rec_run *run = arg;
 	struct hpm_prec fixed;
 
-	if (p->type == HPM_PREC_SAMPLE && p->sample.mode == HPM_MODE_KERNEL)
-		run->kernel_samples++;
+	if (p->type == HPM_PREC_READ) {
+		int rc = rec_timeline__add(run->tl, run->w, &p->read);
+		if (rc && !run->err)
+			run->err = rc;
+		return rc == -EINVAL ? 0 : rc;
+	}
+	if (p->type == HPM_PREC_SAMPLE) {
+		rec_timeline__saw(run->tl, p->sample.time);
+		if (p->sample.mode == HPM_MODE_KERNEL)
+			run->kernel_samples++;
+	}
 	if (p->type == HPM_PREC_SAMPLE &&
 	    hpm_record__entry_chain(run->rec, &p->sample, &fixed.sample, run->chain,
 				    sizeof(run->chain) / sizeof(run->chain[0]))) {
@@ -451,7 +473,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	bool locations = has_locations(list), reaped = false;
 	uint64_t t0;
 
-	if (!run) {
+	if (!run || !(run->tl = rec_timeline__new())) {
 		fprintf(stderr, "hpmon record: out of memory\n");
 		goto out;
 	}
@@ -514,6 +536,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	ro.callchain = o->callchain;
 	ro.stack_bytes = o->stack_bytes;
 	ro.mmap_pages = o->mmap_pages;
+	ro.timeline_ns = o->tg.system ? 0 : o->timeline_ns; /* per thread: not system-wide */
 	/* location events: resolved once the command exec'd (or now, in the
 	 * processes given), against the program and its libraries */
 	ro.stop_at_exec = locations && ro.target == HPM_TARGET_EXEC;
@@ -579,6 +602,8 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	hpm_record__disable(rec);
 	if (!rc)
 		rc = hpm_record__drain(rec, on_record, run);
+	if (rc >= 0) /* the first thread's last counts, once its others ended */
+		rc = hpm_record__read_final(rec, on_record, run);
 	if (rc < 0)
 		failed = stop_recording(o, &ch, rc, &status, &reaped);
 	child_pid = 0;
@@ -622,8 +647,10 @@ out:
 		child_abort(&ch); /* it never ran: it exits 127 on the closed pipe */
 	else if (ch.pidfd >= 0)
 		close(ch.pidfd);
-	if (run)
+	if (run) {
 		hpm_profile_writer__free(run->w);
+		rec_timeline__free(run->tl);
+	}
 	out_abort(&of); /* nothing once published: the previous profile stays otherwise */
 	free(run);
 	hpm_record__free(rec);

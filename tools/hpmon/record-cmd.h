@@ -35,6 +35,8 @@ struct record_opts {
 	bool force;
 	bool quiet;
 	bool stop_on_error;         /* --on-error=stop */
+	uint64_t timeline_ns;       /* --timeline-interval, 0: none */
+	bool timeline_given;
 	char **argv;
 };
 
@@ -46,5 +48,18 @@ struct hpm_profile_writer *record_start_profile(const struct record_opts *o,
 /* What was written and lost, on stderr. */
 void record_summary(const struct record_opts *o, struct hpm_record *rec,
 		    struct hpm_evlist *list, uint64_t bytes);
+
+/* record-timeline.c: READ records into the profile as TIMELINE records. */
+struct rec_timeline;
+struct hpm_profile_writer;
+struct rec_timeline *rec_timeline__new(void);
+void rec_timeline__free(struct rec_timeline *t);
+/* Write @r's counts since the thread's previous reading on that CPU
+ * (nothing when none changed); a final reading without a time gets the
+ * last time seen. 0, or -errno (the writer's, or -ENOMEM). */
+int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
+		      const struct hpm_read_rec *r);
+/* A record of time @time was written: the final readings' time. */
+void rec_timeline__saw(struct rec_timeline *t, uint64_t time);
 
 #endif

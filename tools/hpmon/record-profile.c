@@ -83,6 +83,8 @@ struct hpm_profile_writer *record_start_profile(const struct record_opts *o,
 		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
 		.callchain = chains, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 	};
+	if (hpm_record__timeline(rec))
+		m.timeline_ns = o->timeline_ns;
 	outname_profile_meta(&m);
 	w = hpm_profile_writer__new(fd, &m, NULL);
 	if (!w) {
@@ -107,6 +109,11 @@ void record_summary(const struct record_opts *o, struct hpm_record *rec,
 		if (hpm_record__group_no_inherit(rec))
 			fprintf(stderr, "hpmon record: note: this kernel cannot read groups in inherited "
 				"tasks (Linux 6.12 can): group reads follow the first thread only\n");
+		if (o->timeline_ns && !hpm_record__timeline(rec) && (o->timeline_given || !o->tg.system))
+			fprintf(stderr, "hpmon record: note: no timeline: %s\n", o->tg.system
+				? "counts per thread are not read system-wide (-a, -C)"
+				: "this kernel cannot read groups in inherited threads (Linux 6.12 can), "
+				  "or no event can carry it (exec: locations)");
 		for (size_t i = 0; i < hpm_evlist__count(list); i++)
 			if (hpm_record__event_how(rec, i))
 				fprintf(stderr, "hpmon record: %s: %s\n",
