@@ -97,6 +97,7 @@ struct hpm_record {
 	struct perf_event_attr tl_attr;
 	uint64_t *tl_exited;     /* [(ev * nr_thr + thr) * nr_cpu + cpu]: the final
 				    counts of the threads that ended (READ records) */
+	pid_t *tl_last_tid;      /* [same]: the thread whose end was taken last */
 	uint64_t tl_vals[2 + 2 * 1024]; /* one READ record's values */
 };
 

@@ -324,7 +324,9 @@ static int open_event(struct hpm_record *r, size_t i, bool sideband)
 				return fd;
 			*hpm__record_fdp(r, i, t, c) = fd;
 			opened++;
-			if (!r->trigger[i])
+			/* a member writes nothing, but with the timeline its READ
+			 * records at each thread's exit (inherit_stat) */
+			if (!r->trigger[i] && !r->attr[i].inherit_stat)
 				continue;
 			int rc = attach_buffer(r, c, fd);
 			if (rc)

@@ -54,6 +54,8 @@ void hpm__record_timeline_close(struct hpm_record *r)
 	free(r->tl_fd);
 	free(r->tl_leader);
 	free(r->tl_exited);
+	free(r->tl_last_tid);
+	r->tl_last_tid = NULL;
 	r->tl_fd = NULL;
 	r->tl_leader = NULL;
 	r->tl_exited = NULL;
@@ -105,7 +107,8 @@ int hpm__record_timeline_open(struct hpm_record *r)
 	r->tl_leader = calloc(r->nr_tl, sizeof(*r->tl_leader));
 	r->tl_fd = malloc(r->nr_tl * per * sizeof(int));
 	r->tl_exited = calloc(r->nr_ev * per, sizeof(uint64_t));
-	if (!r->tl_leader || !r->tl_fd || !r->tl_exited) {
+	r->tl_last_tid = calloc(r->nr_ev * per, sizeof(pid_t));
+	if (!r->tl_leader || !r->tl_fd || !r->tl_exited || !r->tl_last_tid) {
 		hpm__record_timeline_close(r);
 		return -ENOMEM;
 	}
@@ -163,46 +166,79 @@ int hpm__record_timeline_tick(struct hpm_record *r, size_t ev, uint64_t enabled,
 	return 0;
 }
 
+/* The entries of a READ record's values at @w[@at] (@nr of them, @stride
+ * words each: value, id, lost): the events they name, all with @group
+ * in their read format; false when one is not the session's. */
+static bool read_entries(const struct hpm_record *r, const uint64_t *w, size_t at, size_t nr,
+			 size_t stride, bool group)
+{
+	for (size_t j = 0; j < nr; j++) {
+		const struct rec_id *e = hpm__record_lookup(r, w[at + j * stride + 1]);
+		if (!e || e->ev >= r->nr_ev ||
+		    !!(r->attr[e->ev].read_format & PERF_FORMAT_GROUP) != group)
+			return false;
+	}
+	return true;
+}
+
 int hpm__record_timeline_exit(struct hpm_record *r, const struct perf_event_header *h,
 			      uint64_t time, uint64_t id, struct hpm_prec *out)
 {
-	const struct rec_id *e = hpm__record_lookup(r, id);
-	if (!e || !r->tl_on)
-		return 1;
-	if (e->ev >= r->nr_ev)
-		return 1; /* a timer's: they do not ask for it */
-	const struct perf_event_attr *a = &r->attr[e->ev];
-	const uint64_t fmt = a->read_format;
-	size_t words = (h->size - sizeof(*h)) / 8, at = 1; /* pid and tid first */
-	const unsigned char *body = (const unsigned char *)(h + 1);
-	uint64_t w[64];
+	const uint64_t *w = (const uint64_t *)(const void *)(h + 1); /* 8-aligned */
+	size_t words = (h->size - sizeof(*h)) / 8;
+	/* every event's read format is the same but for GROUP (the timers'
+	 * never come here: they do not ask for these records) */
+	const uint64_t fmt = r->attr[0].read_format;
+	size_t times = !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t stride = 2 + !!(fmt & PERF_FORMAT_LOST), at, nr;
 	uint32_t ids[2];
-	uint64_t value;
 
-	if (words > 64)
-		words = 64; /* the kernel writes one value: the rest is not read */
-	if (words < 2)
+	(void)id;
+	if (!r->tl_on)
+		return 1;
+	if (words < 2 + stride)
 		return -1;
-	memcpy(w, body, words * 8);
-	memcpy(ids, w, 8);
-	if (fmt & PERF_FORMAT_GROUP) {
-		/* the thread's copy left its group at exit: its own value only */
-		uint64_t nr = w[at++];
-		at += !!(fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(fmt & PERF_FORMAT_TOTAL_TIME_RUNNING);
-		if (nr < 1 || at >= words)
-			return -1;
-	} else {
-		if (at >= words)
-			return -1;
+	/* A group's: nr, the times, then value, id (and lost) of each. At a
+	 * thread's exit a member writes the whole group, its leader (left
+	 * alone by then) itself again: what one thread's event on one CPU
+	 * reported already is not taken twice. Else one value. */
+	nr = (size_t)w[1];
+	at = 2 + times;
+	if (nr < 1 || nr > r->nr_ev || at + nr * stride > words ||
+	    !read_entries(r, w, at, nr, stride, true)) {
+		nr = 1;
+		at = 1;
+		if (at + times + stride > words || !read_entries(r, w, at + times, 1, stride, false))
+			return 1;
 	}
-	value = w[at];
-	size_t t = e->slot / r->nr_cpu, c = e->slot % r->nr_cpu;
-	r->tl_exited[(e->ev * r->nr_thr + t) * r->nr_cpu + c] += value;
-	r->tl_vals[0] = value;
+	memcpy(ids, w, 8);
+	size_t n = 0, slot = 0;
+	uint32_t first = 0;
+	for (size_t j = 0; j < nr; j++) {
+		uint64_t value = w[at + j * (nr == 1 && at == 1 ? 0 : stride)];
+		const struct rec_id *e = hpm__record_lookup(r, w[at + j * stride + 1 + (at == 1 ? times : 0)]);
+		size_t k = (e->ev * r->nr_thr + e->slot / r->nr_cpu) * r->nr_cpu + e->slot % r->nr_cpu;
+		if (r->tl_last_tid[k] == (pid_t)ids[1])
+			continue; /* reported already (a thread id reused at once is taken for it) */
+		if (n && (e->ev != first + n || e->slot != slot))
+			break; /* events of one group are in its order: not expected */
+		if (!n) {
+			first = e->ev;
+			slot = e->slot;
+		}
+		r->tl_last_tid[k] = (pid_t)ids[1];
+		r->tl_exited[k] += value;
+		r->tl_vals[n++] = value;
+	}
+	if (!n)
+		return 1;
 	out->type = HPM_PREC_READ;
 	out->read = (struct hpm_read_rec){
-		.pid = (pid_t)ids[0], .tid = (pid_t)ids[1], .cpu = (uint32_t)r->cpu[c], .time = time,
-		.ev = e->ev, .final = true, .nr_values = 1, .values = r->tl_vals,
+		.pid = (pid_t)ids[0], .tid = (pid_t)ids[1], .cpu = (uint32_t)r->cpu[slot % r->nr_cpu],
+		/* a member has no sample_id trailer: no time (the caller's last
+		 * one); a leader's follows its values */
+		.time = words > at + nr * stride + (at == 1 ? times : 0) ? time : 0,
+		.ev = first, .final = true, .nr_values = (uint32_t)n, .values = r->tl_vals,
 	};
 	return 0;
 }
