@@ -134,7 +134,8 @@ struct hpm_read_rec {
 	bool final;              /* the thread's last reading on this CPU (its
 				    exit, or the end of the session) */
 	uint64_t enabled, running; /* ns the group was enabled and on a
-				    counter; both 0 when not known */
+				    counter; both 0 when not known, and in a
+				    profile when it was on a counter all along */
 	uint32_t nr_values;      /* events ev, ev + 1 ... in the header's order */
 	const uint64_t *values;
 };

@@ -49,6 +49,9 @@ enum {
 #define SF_MODE 0x80    /* mode byte follows */
 #define CF_EXEC 0x10    /* COMM: an exec */
 #define TF_FINAL 0x10   /* TIMELINE: the thread's last on that CPU */
+#define TF_SAME_TASK 0x20  /* TIMELINE: pid and tid as the chunk's previous TIMELINE */
+#define TF_SAME_CPUEV 0x40 /* TIMELINE: cpu and event as the previous */
+#define TF_RUN_ALL 0x80    /* TIMELINE: running equals enabled (not multiplexed) */
 
 /* Meta keys: (key << 1) | 1 for a string value, (key << 1) for a number. */
 enum {

@@ -37,6 +37,12 @@ struct enc {
 	uint64_t *chain;         /* previous sample's chain */
 	uint32_t nr_chain, chain_cap;
 	uint64_t *vals;          /* [ev * max_group + k] previous group values */
+	/* the chunk's previous TIMELINE record, and each event's last value */
+	pid_t tl_pid, tl_tid;
+	uint32_t tl_cpu, tl_ev;
+	uint64_t tl_enabled;
+	bool tl_fresh;
+	uint64_t *tl_vals;       /* [nr_ev] */
 };
 
 struct hpm_profile_writer {
@@ -265,21 +271,48 @@ static int encode(struct hpm_profile_writer *w, struct wbuf *b, const struct hpm
 		return 0;
 	case HPM_PREC_TIMELINE: {
 		const struct hpm_read_rec *t = &r->read;
+		struct enc *e = &w->e;
 		if (t->ev >= w->nr_ev || t->nr_values > w->nr_ev - t->ev || t->nr_values > w->max_group)
 			return -EINVAL;
 		if (!reserve(b, 96 + (size_t)t->nr_values * 10))
 			return -ENOMEM;
-		put_byte(b, TAG_TIMELINE | (t->final ? TF_FINAL : 0));
-		put_var(b, (uint32_t)t->pid);
-		put_var(b, (uint32_t)t->tid);
-		put_var(b, t->cpu);
-		put_var(b, t->ev);
+		/* a reading is about 10 bytes before compression: what repeats
+		 * is left out, numbers are differences from the last reading */
+		unsigned tag = TAG_TIMELINE | (t->final ? TF_FINAL : 0);
+		if (!e->tl_fresh && t->pid == e->tl_pid && t->tid == e->tl_tid)
+			tag |= TF_SAME_TASK;
+		if (!e->tl_fresh && t->cpu == e->tl_cpu && t->ev == e->tl_ev)
+			tag |= TF_SAME_CPUEV;
+		if (t->running == t->enabled)
+			tag |= TF_RUN_ALL;
+		put_byte(b, tag);
+		if (!(tag & TF_SAME_TASK)) {
+			put_var(b, (uint32_t)t->pid);
+			put_var(b, (uint32_t)t->tid);
+		}
+		if (!(tag & TF_SAME_CPUEV)) {
+			put_var(b, t->cpu);
+			put_var(b, t->ev);
+		}
 		put_time(w, b, t->time);
-		put_var(b, t->enabled);
-		put_var(b, t->running);
+		/* the times say how much of it was counted: nothing to say when
+		 * all of it was */
+		if (!(tag & TF_RUN_ALL)) {
+			put_var(b, zz_enc((int64_t)(t->enabled - e->tl_enabled)));
+			put_var(b, zz_enc((int64_t)(t->enabled - t->running)));
+			e->tl_enabled = t->enabled;
+		}
 		put_var(b, t->nr_values);
-		for (uint32_t k = 0; k < t->nr_values; k++)
-			put_var(b, t->values[k]);
+		for (uint32_t k = 0; k < t->nr_values; k++) {
+			uint64_t *prev = &e->tl_vals[t->ev + k];
+			put_var(b, zz_enc((int64_t)(t->values[k] - *prev)));
+			*prev = t->values[k];
+		}
+		e->tl_pid = t->pid;
+		e->tl_tid = t->tid;
+		e->tl_cpu = t->cpu;
+		e->tl_ev = t->ev;
+		e->tl_fresh = false;
 		return 0;
 	}
 	case HPM_PREC_READ:
@@ -292,6 +325,11 @@ static void reset_enc(struct hpm_profile_writer *w)
 {
 	struct enc *e = &w->e;
 	memset(e->vals, 0, (size_t)w->nr_ev * w->max_group * sizeof(*e->vals));
+	memset(e->tl_vals, 0, (size_t)w->nr_ev * sizeof(*e->tl_vals));
+	e->tl_pid = e->tl_tid = 0;
+	e->tl_cpu = e->tl_ev = 0;
+	e->tl_enabled = 0;
+	e->tl_fresh = true;
 	e->time = e->ip = e->period = 0;
 	e->pid = e->tid = 0;
 	e->cpu = e->ev = 0;
@@ -527,8 +565,9 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 			w->max_group = w->group_size[i];
 	}
 	w->e.vals = calloc((size_t)w->nr_ev * w->max_group, sizeof(*w->e.vals));
+	w->e.tl_vals = calloc(w->nr_ev, sizeof(*w->e.tl_vals));
 	w->cctx = ZSTD_createCCtx();
-	if (!w->e.vals || !w->cctx)
+	if (!w->e.vals || !w->e.tl_vals || !w->cctx)
 		goto fail;
 	reset_enc(w);
 	w->cur = &w->bufs[0];
@@ -547,6 +586,7 @@ fail_sync:
 fail:
 	ZSTD_freeCCtx(w->cctx);
 	free(w->e.vals);
+	free(w->e.tl_vals);
 	free(w->sample_type);
 	free(w->group_size);
 	free(w);
@@ -639,6 +679,7 @@ void hpm_profile_writer__free(struct hpm_profile_writer *w)
 	free(w->zbuf);
 	free(w->e.chain);
 	free(w->e.vals);
+	free(w->e.tl_vals);
 	free(w->sample_type);
 	free(w->group_size);
 	free(w);

@@ -318,6 +318,10 @@ static void test_profile_records(void **state)
 	while (hpm_profile__next(prof, &r) > 0) {
 		if (r.type != HPM_PREC_TIMELINE)
 			continue;
+		if (n == 2) { /* counted all along: no times stored */
+			assert_int_equal(r.read.enabled, 0);
+			assert_int_equal(r.read.running, 0);
+		}
 		if (n == 3) {
 			assert_int_equal(r.read.pid, 5);
 			assert_int_equal(r.read.tid, 6);
@@ -362,7 +366,9 @@ static void test_profile_records(void **state)
 	assert_true(pf->count[10] == 6);
 	assert_true(p6->count[19] == 3 + 4);
 	assert_true(c6->coverage[0] == 0.5);
-	assert_true(find(t, "cpu-clock", "all")->coverage[0] == 0.75);
+	/* a reading counted all along stores no times: the other's ratio */
+	assert_true(find(t, "cpu-clock", "5")->coverage[0] == 1);
+	assert_true(find(t, "cpu-clock", "all")->coverage[0] == 0.5);
 	timeline__free(t);
 	hpm_profile__free(prof);
 	free(buf);
