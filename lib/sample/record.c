@@ -319,7 +319,8 @@ static uint64_t event_lost(const struct hpm_record *r, size_t i)
 {
 	const struct perf_event_attr *a = &r->attr[i];
 	size_t stride = 1 + !!(a->read_format & PERF_FORMAT_ID) + 1;
-	size_t words = a->read_format & PERF_FORMAT_GROUP ? 1 + r->nr_ev * stride : stride;
+	/* a group has every event at most, and the timeline's timer */
+	size_t words = a->read_format & PERF_FORMAT_GROUP ? 1 + (r->nr_ev + 1) * stride : stride;
 	uint64_t *v = calloc(words, sizeof(*v)), sum = 0;
 
 	if (!v)
