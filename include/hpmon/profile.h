@@ -53,6 +53,8 @@ enum hpm_prec_type {
 	HPM_PREC_LOST,       /* the kernel dropped records (ring buffer full) */
 	HPM_PREC_THROTTLE,   /* the kernel throttled an event (too many samples) */
 	HPM_PREC_UNTHROTTLE,
+	HPM_PREC_READ,       /* a sampling session's reading of a thread's counts */
+	HPM_PREC_TIMELINE,   /* a profile's: counts of a thread over an interval */
 	/* hpmon merge: a rank of a parallel job, or a task's rank (the
 	 * record type 11 of docs/profile-format.md) */
 	HPM_PREC_RANK = 11,
@@ -133,6 +135,29 @@ struct hpm_lost_rec { /* LOST, THROTTLE, UNTHROTTLE */
 	uint64_t count;  /* LOST: records dropped; else 1 */
 };
 
+/*
+ * READ and TIMELINE (record --timeline-interval): counts of a thread's
+ * events on one CPU, read at an interval and at the thread's end.
+ * READ, from a sampling session: the thread's own counts on that CPU
+ * since it started, as the kernel reads them. TIMELINE, in a profile:
+ * the counts since the same thread's previous TIMELINE record of the
+ * same events on the same CPU, so that a thread's records add up to its
+ * counts.
+ */
+struct hpm_read_rec {
+	pid_t pid, tid;
+	uint32_t cpu;
+	uint64_t time;           /* when read (perf clock, ns) */
+	uint32_t ev;             /* the event of values[0]: a group's leader */
+	bool final;              /* the thread's last reading on this CPU (its
+				    exit, or the end of the session) */
+	uint64_t enabled, running; /* ns the group was enabled and on a
+				    counter; both 0 when not known, and in a
+				    profile when it was on a counter all along */
+	uint32_t nr_values;      /* events ev, ev + 1 ... in the header's order */
+	const uint64_t *values;
+};
+
 /* One record. Pointers inside point into the producer's buffers and stay
  * valid until its next call. */
 struct hpm_prec {
@@ -143,6 +168,7 @@ struct hpm_prec {
 		struct hpm_comm_rec comm;
 		struct hpm_task_rec task;
 		struct hpm_lost_rec lost;
+		struct hpm_read_rec read; /* READ and TIMELINE */
 		struct hpm_rank_rec rank;
 	};
 };
@@ -181,6 +207,9 @@ struct hpm_profile_meta {
 	uint32_t rank;           /* with has_rank */
 	uint32_t job_size;       /* ranks in the job; 0 when not known */
 	const char *job;         /* the launcher's job id; NULL or "" when none */
+	/* record --timeline-interval: the interval of its TIMELINE records,
+	 * ns; 0 when it wrote none (and in profiles of older writers). */
+	uint64_t timeline_ns;
 	/* A merge of the profiles of a job's ranks (hpmon merge): its
 	 * records say each task's rank (HPM_PREC_RANK). Written only when
 	 * the caller's sz covers it. */

@@ -81,6 +81,15 @@ struct hpm_record_opts {
 	bool stop_at_exec;
 	const char *lib_path;
 	const char *debug_dir;
+	/* Read every group's counts per thread every @timeline_ns of the
+	 * thread's running time, and at its end (0: never): READ records
+	 * (struct hpm_read_rec). Each group gets a cpu-clock member that
+	 * samples at that period and reads the group (PERF_SAMPLE_READ with
+	 * inherit, Linux 6.12), and every event reports each inherited
+	 * thread's final counts at its exit (inherit_stat). Not for CPUS
+	 * targets, nor location events; hpm_record__timeline() says whether
+	 * it could be set up. */
+	uint64_t timeline_ns;
 };
 
 struct hpm_record;
@@ -140,6 +149,10 @@ HPM_API enum hpm_callchain hpm_record__callchain(const struct hpm_record *r, siz
  * target's first thread only. */
 HPM_API bool hpm_record__group_no_inherit(const struct hpm_record *r);
 
+/* Whether the session reads the groups at an interval (timeline_ns):
+ * false when not asked, for CPUS targets, or when the kernel refused
+ * the timers (before Linux 6.12: no PERF_SAMPLE_READ with inherit). */
+HPM_API bool hpm_record__timeline(const struct hpm_record *r);
 /* Poll this for POLLIN: a buffer passed its watermark. */
 HPM_API int hpm_record__poll_fd(const struct hpm_record *r);
 
@@ -157,6 +170,15 @@ typedef int (*hpm_record_fn)(const struct hpm_prec *rec, void *arg);
  * records handed out.
  */
 HPM_API int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg);
+/*
+ * With the timeline, once the last drain after hpm_record__disable() is
+ * done and the command has ended: hand @fn the final READ records of the
+ * threads hpmon opened the events on (an EXEC target's first thread:
+ * the threads it started report their own at their exit). Their time is
+ * 0 (the caller knows the last). 0 or @fn's negative return; a no-op
+ * for other targets (their threads may still run).
+ */
+HPM_API int hpm_record__read_final(struct hpm_record *r, hpm_record_fn fn, void *arg);
 
 /*
  * Complete the frame-pointer call chain of a sample of a location at a

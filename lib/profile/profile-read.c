@@ -129,6 +129,7 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 			break;
 		case MK_JOB_SIZE: p->meta.job_size = v <= UINT32_MAX ? (uint32_t)v : 0; break;
 		case MK_MERGED: p->meta.merged = v != 0; break;
+		case MK_TIMELINE: p->meta.timeline_ns = v; break;
 		default:
 			if (!e || key >> 1 < MK_EV_TYPE)
 				break;
@@ -192,11 +193,12 @@ static int setup(struct hpm_profile *p)
 	if (rc)
 		return rc;
 	p->d.vals = calloc((size_t)p->meta.nr_events * p->max_group, sizeof(uint64_t));
+	p->d.tl_vals = calloc(p->meta.nr_events ? p->meta.nr_events : 1, sizeof(uint64_t));
 	p->vals_out = calloc(p->max_group, sizeof(uint64_t));
 	p->d.chain = calloc(PROF_MAX_CHAIN, sizeof(uint64_t));
 	p->chain = calloc(PROF_MAX_CHAIN, sizeof(uint64_t));
 	p->regs = calloc(PROF_MAX_REGS, sizeof(uint64_t));
-	if (!p->d.vals || !p->vals_out || !p->d.chain || !p->chain || !p->regs)
+	if (!p->d.vals || !p->d.tl_vals || !p->vals_out || !p->d.chain || !p->chain || !p->regs)
 		return -ENOMEM;
 	p->pos = PROF_HDR_SIZE + mlen;
 	p->st.good_bytes = p->pos;
@@ -274,6 +276,7 @@ void hpm_profile__free(struct hpm_profile *p)
 	free(p->raw);
 	free(p->d.chain);
 	free(p->d.vals);
+	free(p->d.tl_vals);
 	free(p->chain);
 	free(p->vals_out);
 	free(p->regs);
@@ -325,6 +328,11 @@ static void reset_dec(struct hpm_profile *p)
 {
 	struct dec *d = &p->d;
 	memset(d->vals, 0, (size_t)p->meta.nr_events * p->max_group * sizeof(uint64_t));
+	if (d->tl_vals)
+		memset(d->tl_vals, 0, (size_t)p->meta.nr_events * sizeof(uint64_t));
+	d->tl_pid = d->tl_tid = 0;
+	d->tl_cpu = d->tl_ev = 0;
+	d->tl_enabled = 0;
 	d->time = d->ip = d->period = 0;
 	d->pid = d->tid = 0;
 	d->cpu = d->ev = 0;

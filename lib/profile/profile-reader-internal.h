@@ -27,6 +27,11 @@ struct dec {
 	uint64_t *chain;         /* the previous sample's chain */
 	uint32_t nr_chain;
 	uint64_t *vals;          /* [ev * max_group + k] */
+	/* the chunk's previous TIMELINE record, and each event's last value */
+	pid_t tl_pid, tl_tid;
+	uint32_t tl_cpu, tl_ev;
+	uint64_t tl_enabled;
+	uint64_t *tl_vals;       /* [nr_events] */
 };
 
 struct hpm_profile {

@@ -205,6 +205,45 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 		k->rank = (uint32_t)rank;
 		return c->bad || rank > PROF_MAX_RANK ? -1 : 0;
 	}
+	case TAG_TIMELINE: {
+		struct hpm_read_rec *t = &r->read;
+		struct dec *d = &p->d;
+		r->type = HPM_PREC_TIMELINE;
+		t->final = tag & TF_FINAL;
+		if (!(tag & TF_SAME_TASK)) {
+			d->tl_pid = (pid_t)get_var(c);
+			d->tl_tid = (pid_t)get_var(c);
+		}
+		if (!(tag & TF_SAME_CPUEV)) {
+			d->tl_cpu = (uint32_t)get_var(c);
+			uint64_t ev = get_var(c);
+			if (ev >= p->meta.nr_events)
+				return -1;
+			d->tl_ev = (uint32_t)ev;
+		}
+		t->pid = d->tl_pid;
+		t->tid = d->tl_tid;
+		t->cpu = d->tl_cpu;
+		t->ev = d->tl_ev;
+		t->time = get_time(p, c);
+		t->enabled = t->running = 0; /* TF_RUN_ALL: counted all the time */
+		if (!(tag & TF_RUN_ALL)) {
+			d->tl_enabled += (uint64_t)zz_dec(get_var(c));
+			t->enabled = d->tl_enabled;
+			t->running = t->enabled - (uint64_t)zz_dec(get_var(c));
+		}
+		uint64_t n = get_var(c);
+		/* events of one group: at most the largest group, within the header */
+		if (t->ev >= p->meta.nr_events || n > p->max_group || n > p->meta.nr_events - t->ev)
+			return -1;
+		for (uint64_t k = 0; k < n; k++) {
+			d->tl_vals[t->ev + k] += (uint64_t)zz_dec(get_var(c));
+			p->vals_out[k] = d->tl_vals[t->ev + k];
+		}
+		t->nr_values = (uint32_t)n;
+		t->values = p->vals_out;
+		return c->bad ? -1 : 0;
+	}
 	default:
 		return -1;
 	}

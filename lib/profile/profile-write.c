@@ -37,6 +37,12 @@ struct enc {
 	uint64_t *chain;         /* previous sample's chain */
 	uint32_t nr_chain, chain_cap;
 	uint64_t *vals;          /* [ev * max_group + k] previous group values */
+	/* the chunk's previous TIMELINE record, and each event's last value */
+	pid_t tl_pid, tl_tid;
+	uint32_t tl_cpu, tl_ev;
+	uint64_t tl_enabled;
+	bool tl_fresh;
+	uint64_t *tl_vals;       /* [nr_ev] */
 };
 
 struct hpm_profile_writer {
@@ -277,6 +283,54 @@ static int encode(struct hpm_profile_writer *w, struct wbuf *b, const struct hpm
 			put_str(b, r->rank.host ? r->rank.host : "", PROF_MAX_STR);
 		}
 		return 0;
+	case HPM_PREC_TIMELINE: {
+		const struct hpm_read_rec *t = &r->read;
+		struct enc *e = &w->e;
+		if (t->ev >= w->nr_ev || t->nr_values > w->nr_ev - t->ev || t->nr_values > w->max_group)
+			return -EINVAL;
+		if (!reserve(b, 96 + (size_t)t->nr_values * 10))
+			return -ENOMEM;
+		/* a reading is about 10 bytes before compression: what repeats
+		 * is left out, numbers are differences from the last reading */
+		unsigned tag = TAG_TIMELINE | (t->final ? TF_FINAL : 0);
+		if (!e->tl_fresh && t->pid == e->tl_pid && t->tid == e->tl_tid)
+			tag |= TF_SAME_TASK;
+		if (!e->tl_fresh && t->cpu == e->tl_cpu && t->ev == e->tl_ev)
+			tag |= TF_SAME_CPUEV;
+		if (t->running == t->enabled)
+			tag |= TF_RUN_ALL;
+		put_byte(b, tag);
+		if (!(tag & TF_SAME_TASK)) {
+			put_var(b, (uint32_t)t->pid);
+			put_var(b, (uint32_t)t->tid);
+		}
+		if (!(tag & TF_SAME_CPUEV)) {
+			put_var(b, t->cpu);
+			put_var(b, t->ev);
+		}
+		put_time(w, b, t->time);
+		/* the times say how much of it was counted: nothing to say when
+		 * all of it was */
+		if (!(tag & TF_RUN_ALL)) {
+			put_var(b, zz_enc((int64_t)(t->enabled - e->tl_enabled)));
+			put_var(b, zz_enc((int64_t)(t->enabled - t->running)));
+			e->tl_enabled = t->enabled;
+		}
+		put_var(b, t->nr_values);
+		for (uint32_t k = 0; k < t->nr_values; k++) {
+			uint64_t *prev = &e->tl_vals[t->ev + k];
+			put_var(b, zz_enc((int64_t)(t->values[k] - *prev)));
+			*prev = t->values[k];
+		}
+		e->tl_pid = t->pid;
+		e->tl_tid = t->tid;
+		e->tl_cpu = t->cpu;
+		e->tl_ev = t->ev;
+		e->tl_fresh = false;
+		return 0;
+	}
+	case HPM_PREC_READ:
+		break; /* a session's: the recorder makes TIMELINE records of them */
 	}
 	return -EINVAL;
 }
@@ -285,6 +339,11 @@ static void reset_enc(struct hpm_profile_writer *w)
 {
 	struct enc *e = &w->e;
 	memset(e->vals, 0, (size_t)w->nr_ev * w->max_group * sizeof(*e->vals));
+	memset(e->tl_vals, 0, (size_t)w->nr_ev * sizeof(*e->tl_vals));
+	e->tl_pid = e->tl_tid = 0;
+	e->tl_cpu = e->tl_ev = 0;
+	e->tl_enabled = 0;
+	e->tl_fresh = true;
 	e->time = e->ip = e->period = 0;
 	e->pid = e->tid = 0;
 	e->cpu = e->ev = 0;
@@ -453,6 +512,10 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	}
 	if (m->sz >= offsetof(struct hpm_profile_meta, merged) + sizeof(m->merged) && m->merged)
 		meta_num(&b, MK_MERGED, 1);
+	bool timeline = m->sz >= offsetof(struct hpm_profile_meta, timeline_ns) +
+				 sizeof(m->timeline_ns) && m->timeline_ns;
+	if (timeline)
+		meta_num(&b, MK_TIMELINE, m->timeline_ns);
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];
 		meta_str(&b, MK_EV_NAME, e->name);
@@ -470,7 +533,9 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	}
 	memcpy(hdr, PROF_MAGIC, 8);
 	put_le16(hdr + 8, PROF_MAJOR);
-	put_le16(hdr + 10, PROF_MINOR);
+	/* a reader of minor 0 does not know TIMELINE records: only a file
+	 * that holds them says minor 1 */
+	put_le16(hdr + 10, timeline ? PROF_MINOR_TIMELINE : PROF_MINOR);
 	put_le32(hdr + 12, (uint32_t)b.len);
 	put_le32(hdr + 16, prof_sum(b.p, b.len));
 	put_le32(hdr + 20, 0);
@@ -516,8 +581,9 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 			w->max_group = w->group_size[i];
 	}
 	w->e.vals = calloc((size_t)w->nr_ev * w->max_group, sizeof(*w->e.vals));
+	w->e.tl_vals = calloc(w->nr_ev, sizeof(*w->e.tl_vals));
 	w->cctx = ZSTD_createCCtx();
-	if (!w->e.vals || !w->cctx)
+	if (!w->e.vals || !w->e.tl_vals || !w->cctx)
 		goto fail;
 	reset_enc(w);
 	w->cur = &w->bufs[0];
@@ -536,6 +602,7 @@ fail_sync:
 fail:
 	ZSTD_freeCCtx(w->cctx);
 	free(w->e.vals);
+	free(w->e.tl_vals);
 	free(w->sample_type);
 	free(w->group_size);
 	free(w);
@@ -628,6 +695,7 @@ void hpm_profile_writer__free(struct hpm_profile_writer *w)
 	free(w->zbuf);
 	free(w->e.chain);
 	free(w->e.vals);
+	free(w->e.tl_vals);
 	free(w->sample_type);
 	free(w->group_size);
 	free(w);

@@ -10,6 +10,8 @@
  *   record-parse.c  the kernel's records to struct hpm_prec (untrusted
  *                   bytes: every read is bounded by the record's size)
  *   record-synth.c  comm and mmap records of processes that exist already
+ *   record-timeline.c  the timers that read each group per thread
+ *                   (timeline_ns), their READ records, the final reads
  *
  * record.c calls record-parse.c and record-synth.c, record-open.c calls
  * record-synth.c; none calls back, and record.c and record-open.c do not
@@ -36,7 +38,8 @@
 
 struct rec_id {
 	uint64_t id;
-	uint32_t ev;
+	uint32_t ev;             /* past nr_ev: timer ev - nr_ev (record-timeline.c) */
+	uint32_t slot;           /* thr * nr_cpu + cpu */
 };
 
 /* A record made from procfs for processes that exist already. */
@@ -86,6 +89,16 @@ struct hpm_record {
 	struct hpm_order *order; /* records read, until their time is safe */
 	bool disabled;           /* the next drain is the last: flush all */
 	bool order_logged;
+	/* the timeline (record-timeline.c): a cpu-clock timer in each group */
+	bool tl_on;
+	size_t nr_tl;            /* groups with a timer */
+	uint32_t *tl_leader;     /* [nr_tl] */
+	int *tl_fd;              /* [(k * nr_thr + thr) * nr_cpu + cpu] */
+	struct perf_event_attr tl_attr;
+	uint64_t *tl_exited;     /* [(ev * nr_thr + thr) * nr_cpu + cpu]: the final
+				    counts of the threads that ended (READ records) */
+	pid_t *tl_last_tid;      /* [same]: the thread whose end was taken last */
+	uint64_t tl_vals[2 + 2 * 1024]; /* one READ record's values */
 };
 
 /* Event @ev's file descriptor on thread slot @thr and CPU slot @cpu. */
@@ -93,6 +106,43 @@ static inline int *hpm__record_fdp(const struct hpm_record *r, size_t ev, size_t
 {
 	return &r->fd[(ev * r->nr_thr + thr) * r->nr_cpu + cpu];
 }
+
+/* The event and slot of kernel id @id, or NULL (r->ids is sorted). */
+static inline const struct rec_id *hpm__record_lookup(const struct hpm_record *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nr_ids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->ids[mid].id == id)
+			return &r->ids[mid];
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The attribute of event @ev as ids name them: a timer's past nr_ev. */
+static inline const struct perf_event_attr *hpm__record_attr_of(const struct hpm_record *r,
+								size_t ev)
+{
+	return ev < r->nr_ev ? &r->attr[ev] : &r->tl_attr;
+}
+
+/* record-timeline.c: the timers, opened once the events are (a refusal
+ * turns the timeline off, not the session); their ids into r->ids. */
+int hpm__record_timeline_open(struct hpm_record *r);
+void hpm__record_timeline_close(struct hpm_record *r);
+/* A timer's sample (@ev past nr_ev), parsed as a sample into @out, made
+ * a READ record in place. 0, or -1 when it is malformed. */
+int hpm__record_timeline_tick(struct hpm_record *r, size_t ev, uint64_t enabled,
+			      uint64_t running, struct hpm_prec *out);
+/* A PERF_RECORD_READ (an inherited thread's end; @time and @id from its
+ * trailer) into @out: 0, 1 when
+ * it is not one of the session's, -1 when malformed. */
+int hpm__record_timeline_exit(struct hpm_record *r, const struct perf_event_header *h,
+			      uint64_t time, uint64_t id, struct hpm_prec *out);
 
 /* record-parse.c: record @h into @out (which may point into @h). 0; 1
  * for a record that is not passed on; -1 for a malformed one; -ENOMEM. */

@@ -105,6 +105,10 @@ static void make_attr(struct hpm_record *r, size_t i)
 	a->inherit = r->o.target != HPM_TARGET_CPUS;
 	a->enable_on_exec = leader && r->o.target == HPM_TARGET_EXEC;
 	a->read_format = grouped ? PERF_FORMAT_GROUP | PERF_FORMAT_ID : PERF_FORMAT_ID;
+	/* the timeline: each inherited thread's final counts at its exit
+	 * (PERF_RECORD_READ), as perf record -s asks */
+	if (r->o.timeline_ns && r->o.target != HPM_TARGET_CPUS && ev->kind != HPM_EV_LOCATION)
+		a->inherit_stat = 1;
 	/* how many records the event could not write (lost samples), read at
 	 * the end; every event of a group alike, as perf opens them */
 	if (r->format_lost != 0)
@@ -244,7 +248,7 @@ static int cmp_id(const void *a, const void *b)
 /* The ids of every open event (again once the locations open). */
 static int collect_ids(struct hpm_record *r)
 {
-	size_t n = r->nr_ev * r->nr_thr * r->nr_cpu;
+	size_t n = (r->nr_ev + r->nr_tl) * r->nr_thr * r->nr_cpu;
 	free(r->ids);
 	r->nr_ids = 0;
 	r->ids = calloc(n, sizeof(*r->ids));
@@ -256,7 +260,17 @@ static int collect_ids(struct hpm_record *r)
 				uint64_t id;
 				int f = *hpm__record_fdp(r, ev, t, c);
 				if (f >= 0 && ioctl(f, PERF_EVENT_IOC_ID, &id) == 0)
-					r->ids[r->nr_ids++] = (struct rec_id){ id, (uint32_t)ev };
+					r->ids[r->nr_ids++] = (struct rec_id){
+						id, (uint32_t)ev, (uint32_t)(t * r->nr_cpu + c) };
+			}
+	for (size_t k = 0; k < r->nr_tl; k++) /* the timers: past the events */
+		for (size_t t = 0; t < r->nr_thr; t++)
+			for (size_t c = 0; c < r->nr_cpu; c++) {
+				uint64_t id;
+				int f = r->tl_fd[(k * r->nr_thr + t) * r->nr_cpu + c];
+				if (f >= 0 && ioctl(f, PERF_EVENT_IOC_ID, &id) == 0)
+					r->ids[r->nr_ids++] = (struct rec_id){
+						id, (uint32_t)(r->nr_ev + k), (uint32_t)(t * r->nr_cpu + c) };
 			}
 	qsort(r->ids, r->nr_ids, sizeof(*r->ids), cmp_id);
 	return 0;
@@ -310,7 +324,9 @@ static int open_event(struct hpm_record *r, size_t i, bool sideband)
 				return fd;
 			*hpm__record_fdp(r, i, t, c) = fd;
 			opened++;
-			if (!r->trigger[i])
+			/* a member writes nothing, but with the timeline its READ
+			 * records at each thread's exit (inherit_stat) */
+			if (!r->trigger[i] && !r->attr[i].inherit_stat)
 				continue;
 			int rc = attach_buffer(r, c, fd);
 			if (rc)
@@ -499,6 +515,8 @@ int hpm_record__open(struct hpm_record *r)
 		}
 	}
 	if (r->loc && (rc = open_locations(r)))
+		return rc;
+	if ((rc = hpm__record_timeline_open(r)))
 		return rc;
 	if ((rc = collect_ids(r)) || (rc = hpm__record_synthesize(r)))
 		return rc;

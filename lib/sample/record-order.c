@@ -159,6 +159,9 @@ static uint64_t rec_time(const struct hpm_prec *p)
 		return p->lost.time;
 	case HPM_PREC_RANK: /* hpmon merge's, never a recorder's */
 		break;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		return p->read.time;
 	}
 	return 0;
 }
@@ -182,6 +185,9 @@ static size_t payload_len(const struct hpm_prec *p)
 		return p->mmap.filename ? round8(strlen(p->mmap.filename) + 1) : 0;
 	case HPM_PREC_COMM:
 		return p->comm.comm ? round8(strlen(p->comm.comm) + 1) : 0;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		return (size_t)(p->read.values ? p->read.nr_values : 0) * 8;
 	default:
 		return 0;
 	}
@@ -231,6 +237,10 @@ static int copy_rec(struct ord_ent *e, const struct hpm_prec *p)
 	case HPM_PREC_COMM:
 		if (p->comm.comm)
 			e->p.comm.comm = copy_part(&at, p->comm.comm, strlen(p->comm.comm) + 1);
+		break;
+	case HPM_PREC_READ:
+	case HPM_PREC_TIMELINE:
+		e->p.read.values = copy_part(&at, p->read.values, (size_t)p->read.nr_values * 8);
 		break;
 	default:
 		break;

@@ -17,17 +17,8 @@
 /* The event of kernel id @id, or -1. */
 static int lookup_ev(const struct hpm_record *r, uint64_t id)
 {
-	size_t lo = 0, hi = r->nr_ids;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (r->ids[mid].id == id)
-			return (int)r->ids[mid].ev;
-		if (r->ids[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	const struct rec_id *e = hpm__record_lookup(r, id);
+	return e ? (int)e->ev : -1;
 }
 
 /* ---- parsing the kernel's records ---- */
@@ -77,8 +68,9 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 
 	if (ev < 0)
 		return -1;
-	const struct perf_event_attr *at = &r->attr[ev];
+	const struct perf_event_attr *at = hpm__record_attr_of(r, (size_t)ev);
 	const uint64_t st = at->sample_type;
+	uint64_t enabled = 0, running = 0;
 	memset(s, 0, sizeof(*s));
 	out->type = HPM_PREC_SAMPLE;
 	s->ev = (uint32_t)ev;
@@ -101,7 +93,12 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 		/* a group (the only reads asked for): nr, then nr values */
 		size_t stride = read_stride(at);
 		uint64_t nr = take64(&c);
-		if (nr > r->nr_ev || (uint64_t)(c.end - c.p) < nr * stride * 8)
+		if (at->read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) /* the timers' */
+			enabled = take64(&c);
+		if (at->read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			running = take64(&c);
+		/* a group, and a timer's group has the timer too */
+		if (nr > r->nr_ev + 1 || (uint64_t)(c.end - c.p) < nr * stride * 8)
 			return -1;
 		if (nr > r->vals_cap) {
 			uint64_t *v = realloc(r->vals, nr * sizeof(*v));
@@ -149,7 +146,10 @@ static int parse_sample(struct hpm_record *r, const struct perf_event_header *h,
 			s->stack_len = (uint32_t)(dyn < size ? dyn : size);
 		}
 	}
-	return c.bad ? -1 : 0;
+	if (c.bad)
+		return -1;
+	return (size_t)ev < r->nr_ev ? 0
+				      : hpm__record_timeline_tick(r, (size_t)ev, enabled, running, out);
 }
 
 /* The sample_id trailer of a non-sample record: its fields (TID, TIME,
@@ -171,7 +171,7 @@ static void trailer(const struct hpm_record *r, const struct perf_event_header *
 	memcpy(id, end - 8, 8);
 	int ev = lookup_ev(r, *id);
 	if (ev >= 0)
-		st = r->attr[ev].sample_type;
+		st = hpm__record_attr_of(r, (size_t)ev)->sample_type;
 	if (!(st & PERF_SAMPLE_TIME))
 		return;
 	back += 8 * (!!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID) +
@@ -280,6 +280,8 @@ static int parse_other(struct hpm_record *r, const struct perf_event_header *h,
 			r->st.throttled++;
 		return 0;
 	}
+	case PERF_RECORD_READ:
+		return hpm__record_timeline_exit(r, h, time, id, out);
 	default:
 		return 1; /* not ours to pass on */
 	}

@@ -179,6 +179,7 @@ void hpm_record__free(struct hpm_record *r)
 	for (size_t k = 0; r->sb_fd && k < r->nr_thr * r->nr_cpu; k++)
 		if (r->sb_fd[k] >= 0)
 			close(r->sb_fd[k]);
+	hpm__record_timeline_close(r);
 	/* after the events: a uprobe in use cannot be removed */
 	hpm__loc_attach_free(r->loc);
 	free(r->sb_fd);
@@ -318,7 +319,8 @@ static uint64_t event_lost(const struct hpm_record *r, size_t i)
 {
 	const struct perf_event_attr *a = &r->attr[i];
 	size_t stride = 1 + !!(a->read_format & PERF_FORMAT_ID) + 1;
-	size_t words = a->read_format & PERF_FORMAT_GROUP ? 1 + r->nr_ev * stride : stride;
+	/* a group has every event at most, and the timeline's timer */
+	size_t words = a->read_format & PERF_FORMAT_GROUP ? 1 + (r->nr_ev + 1) * stride : stride;
 	uint64_t *v = calloc(words, sizeof(*v)), sum = 0;
 
 	if (!v)

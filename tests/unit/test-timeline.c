@@ -259,6 +259,121 @@ static void test_profile_samples(void **state)
 	free(buf);
 }
 
+/* TIMELINE records, written and read back: every field; the timeline is
+ * made of them (not of the samples) and each thread's bins add up to its
+ * records. A header with the interval says minor version 1. */
+static void test_profile_records(void **state)
+{
+	(void)state;
+	int fd = memfd_create("prof", 0);
+	assert_true(fd >= 0);
+	struct hpm_profile_event ev[2] = { pevents[0], pevents[1] };
+	ev[0].group_size = 2; /* {cpu-clock, page-faults} */
+	ev[1].leader = 0;
+	ev[1].group_size = 2;
+	ev[1].trigger = false;
+	struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "h", .arch = "x86_64",
+				      .cpu_model = "m", .kernel = "k", .nr_events = 2,
+				      .events = ev, .page_size = 4096, .timeline_ns = 10000000 };
+	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
+	assert_non_null(w);
+	const uint64_t t0 = 1000000000ull;
+	struct hpm_prec p = { .type = HPM_PREC_SAMPLE };
+	p.sample = (struct hpm_sample){ .ev = 0, .pid = 5, .tid = 5, .time = t0, .ip = 1,
+					.period = 1000, .mode = HPM_MODE_USER };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	for (int i = 0; i < 40; i++) { /* two threads, a reading each 10 ms */
+		uint64_t v[2] = { 10000000, (uint64_t)(i >= 20 ? 3 : 0) };
+		p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+		p.read = (struct hpm_read_rec){ .pid = 5, .tid = 5 + i % 2, .cpu = (uint32_t)i % 2,
+						.time = t0 + (uint64_t)(i / 2 + 1) * 10000000 - 1,
+						.ev = 0, .final = i >= 38, .enabled = 100,
+						.running = i % 2 ? 50 : 100, .nr_values = 2,
+						.values = v };
+		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	}
+	uint64_t one = 4;
+	p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+	p.read = (struct hpm_read_rec){ .pid = 5, .tid = 6, .cpu = 1, .time = t0 + 199999999,
+					.ev = 1, .final = true, .nr_values = 1, .values = &one };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	uint64_t three[3] = { 1, 2, 3 };
+	p.read.ev = 0;
+	p.read.nr_values = 3; /* more events than the header has: refused */
+	p.read.values = three;
+	assert_int_equal(hpm_profile_writer__add(w, &p), -EINVAL);
+	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+	size_t len = (size_t)lseek(fd, 0, SEEK_END);
+	unsigned char *buf = malloc(len);
+	assert_non_null(buf);
+	assert_int_equal(pread(fd, buf, len, 0), (ssize_t)len);
+	close(fd);
+	assert_int_equal(buf[10], 1); /* minor version 1 */
+
+	struct hpm_profile *prof;
+	struct hpm_prec r;
+	assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+	assert_int_equal(hpm_profile__meta(prof)->timeline_ns, 10000000);
+	unsigned n = 0;
+	while (hpm_profile__next(prof, &r) > 0) {
+		if (r.type != HPM_PREC_TIMELINE)
+			continue;
+		if (n == 2) { /* counted all along: no times stored */
+			assert_int_equal(r.read.enabled, 0);
+			assert_int_equal(r.read.running, 0);
+		}
+		if (n == 3) {
+			assert_int_equal(r.read.pid, 5);
+			assert_int_equal(r.read.tid, 6);
+			assert_int_equal(r.read.cpu, 1);
+			assert_int_equal(r.read.ev, 0);
+			assert_int_equal(r.read.time, t0 + 20000000 - 1);
+			assert_int_equal(r.read.enabled, 100);
+			assert_int_equal(r.read.running, 50);
+			assert_false(r.read.final);
+			assert_int_equal(r.read.nr_values, 2);
+			assert_int_equal(r.read.values[0], 10000000);
+		}
+		if (n == 40) {
+			assert_true(r.read.final);
+			assert_int_equal(r.read.ev, 1);
+			assert_int_equal(r.read.nr_values, 1);
+			assert_int_equal(r.read.values[0], 4);
+		}
+		n++;
+	}
+	assert_int_equal(n, 41);
+	assert_true(hpm_profile__status(prof)->complete);
+	hpm_profile__free(prof);
+
+	assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+	char why[200];
+	struct timeline *t = timeline__from_profile(prof, NULL, why, sizeof(why));
+	assert_non_null(t);
+	assert_int_equal(t->source, TL_SRC_RECORDS);
+	assert_int_equal(t->bin_ns, 10000000);
+	assert_int_equal(t->start_ns, t0 + 10000000 - 1); /* the first reading */
+	assert_int_equal(t->nr_bins, 20);
+	const struct timeline_series *pf = find(t, "page-faults", "all");
+	const struct timeline_series *p6 = find(t, "page-faults", "6");
+	const struct timeline_series *c6 = find(t, "cpu-clock", "6");
+	assert_non_null(pf);
+	assert_non_null(p6);
+	assert_true(pf->total == 20 * 3 + 4);
+	assert_true(p6->total == 10 * 3 + 4);
+	for (size_t i = 0; i < 10; i++)
+		assert_true(pf->count[i] == 0);
+	assert_true(pf->count[10] == 6);
+	assert_true(p6->count[19] == 3 + 4);
+	assert_true(c6->coverage[0] == 0.5);
+	/* a reading counted all along stores no times: the other's ratio */
+	assert_true(find(t, "cpu-clock", "5")->coverage[0] == 1);
+	assert_true(find(t, "cpu-clock", "all")->coverage[0] == 0.5);
+	timeline__free(t);
+	hpm_profile__free(prof);
+	free(buf);
+}
+
 int main(void)
 {
 	assert_non_null(mkdtemp(dir));
@@ -267,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_stat_cap),
 		cmocka_unit_test(test_stat_bad),
 		cmocka_unit_test(test_profile_samples),
+		cmocka_unit_test(test_profile_records),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];

@@ -28,26 +28,9 @@
 #include "output.h"
 #include "outname.h"
 #include "proctree.h"
+#include "record-cmd.h"
 
 
-struct record_opts {
-	char events[4096];
-	bool events_given;
-	uint64_t period, freq;
-	bool random_period;
-	bool no_cache;
-	uint64_t seed;
-	enum hpm_callchain callchain;
-	uint32_t stack_bytes;
-	struct target tg;           /* -p, -t, -a, -C */
-	const char *output;         /* -o, templates expanded (outname.h) */
-	char output_name[PATH_MAX];
-	uint32_t mmap_pages;
-	bool force;
-	bool quiet;
-	bool stop_on_error;         /* --on-error=stop */
-	char **argv;
-};
 
 static const char record_usage[] =
 	"usage: hpmon record [options] [--] COMMAND [ARGS]\n"
@@ -79,6 +62,8 @@ static const char record_usage[] =
 	"                         continue (default: the command runs to its end,\n"
 	"                         unrecorded) or stop (it gets SIGTERM)\n"
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
+	"      --timeline-interval MS  read every event per thread each MS ms of its\n"
+	"                         running time, for report --timeline (default 10; 0: off)\n"
 	"      --force            sample even above the kernel's sample-rate limit\n"
 	"      --no-cache         do not keep the kernel's symbols for later reports\n"
 	"  -q, --quiet            no summary on stderr\n"
@@ -124,7 +109,8 @@ static int parse_callgraph(struct record_opts *o, const char *arg)
 	return -1;
 }
 
-enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR };
+enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR,
+       OPT_TIMELINE };
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
@@ -144,6 +130,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "on-error", required_argument, NULL, OPT_ON_ERROR },
+		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -153,6 +140,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	uint64_t v;
 
 	o->output = "hpmon.prof";
+	o->timeline_ns = 10000000;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+e:c:F:gp:t:aC:o:m:qh", longopts, NULL)) != -1) {
@@ -203,6 +191,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			if (strcmp(optarg, "stop") && strcmp(optarg, "continue"))
 				return usage_error("--on-error takes stop or continue, not '%s'", optarg);
 			o->stop_on_error = !strcmp(optarg, "stop");
+			break;
+		case OPT_TIMELINE:
+			if (parse_u64(optarg, &v) || v > 60000)
+				return usage_error("--timeline-interval takes milliseconds from 0 (off) to "
+						   "60000, not '%s'", optarg);
+			o->timeline_ns = v * 1000000;
+			o->timeline_given = true;
 			break;
 		case 'q': o->quiet = true; break;
 		case 'h':
@@ -307,6 +302,7 @@ static uint64_t now_ns(clockid_t clk)
 
 struct rec_run {
 	struct hpm_profile_writer *w;
+	struct rec_timeline *tl;
 	struct hpm_record *rec;
 	int err;
 	uint64_t kernel_samples;
@@ -318,8 +314,17 @@ static int on_record(const struct hpm_prec *p, void *arg)
 	struct rec_run *run = arg;
 	struct hpm_prec fixed;
 
-	if (p->type == HPM_PREC_SAMPLE && p->sample.mode == HPM_MODE_KERNEL)
-		run->kernel_samples++;
+	if (p->type == HPM_PREC_READ) {
+		int rc = rec_timeline__add(run->tl, run->w, &p->read);
+		if (rc && !run->err)
+			run->err = rc;
+		return rc == -EINVAL ? 0 : rc;
+	}
+	if (p->type == HPM_PREC_SAMPLE) {
+		rec_timeline__saw(run->tl, p->sample.time);
+		if (p->sample.mode == HPM_MODE_KERNEL)
+			run->kernel_samples++;
+	}
 	if (p->type == HPM_PREC_SAMPLE &&
 	    hpm_record__entry_chain(run->rec, &p->sample, &fixed.sample, run->chain,
 				    sizeof(run->chain) / sizeof(run->chain[0]))) {
@@ -330,78 +335,6 @@ static int on_record(const struct hpm_prec *p, void *arg)
 	if (rc && !run->err)
 		run->err = rc;
 	return rc == -EINVAL ? 0 : rc;
-}
-
-static void join_argv(char **argv, char *buf, size_t len)
-{
-	size_t n = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; argv && argv[i] && n + 1 < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", argv[i]);
-}
-
-static struct hpm_profile_writer *start_profile(const struct record_opts *o,
-						struct hpm_record *rec, struct hpm_evlist *list,
-						const struct hpm_sysinfo *si, int fd)
-{
-	size_t n = hpm_evlist__count(list);
-	struct hpm_profile_event *ev = calloc(n, sizeof(*ev));
-	char cmd[4096], target[64];
-	struct utsname u;
-	struct hpm_profile_writer *w = NULL;
-
-	if (!ev) {
-		close(fd);
-		return NULL;
-	}
-	uname(&u);
-	if (o->argv && o->tg.system) {
-		join_argv(o->argv, target, sizeof(target));
-		snprintf(cmd, sizeof(cmd), "[system-wide] %s", target);
-	} else if (o->argv) {
-		join_argv(o->argv, cmd, sizeof(cmd));
-	} else {
-		snprintf(target, sizeof(target), o->tg.system ? "[system-wide]" : "[%s %d%s]",
-			 o->tg.by_tid ? "thread" : "process", (int)o->tg.ids[0], o->tg.nr_ids > 1 ? ",..." : "");
-		snprintf(cmd, sizeof(cmd), "%s", target);
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct hpm_event *e = hpm_evlist__event(list, i);
-		const struct perf_event_attr *a = hpm_record__attr(rec, i);
-		size_t gs = 0;
-		for (size_t k = 0; k < n; k++)
-			gs += hpm_event__leader(hpm_evlist__event(list, k)) == hpm_event__leader(e);
-		ev[i] = (struct hpm_profile_event){
-			.name = hpm_event__name(e), .type = a->type, .config = a->config,
-			.config1 = a->config1, .config2 = a->config2,
-			.period = a->freq ? a->sample_freq : a->sample_period, .freq = a->freq,
-			.trigger = hpm_record__trigger(rec, i),
-			.user_only = hpm_record__user_only(rec, i) || a->exclude_kernel,
-			.sample_type = a->sample_type,
-			.leader = (uint32_t)hpm_event__leader(e), .group_size = (uint32_t)gs,
-		};
-	}
-	/* the profile's mode: the most any event records (each event's own is
-	 * in its sample_type) */
-	uint32_t chains = HPM_CALLCHAIN_NONE;
-	for (size_t i = 0; i < n; i++)
-		if ((uint32_t)hpm_record__callchain(rec, i) > chains)
-			chains = (uint32_t)hpm_record__callchain(rec, i);
-	struct hpm_profile_meta m = {
-		.sz = sizeof(m), .command = cmd, .host = u.nodename, .arch = u.machine,
-		.cpu_model = si ? si->cpu_model : "", .kernel = u.release,
-		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
-		.callchain = chains, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
-	};
-	outname_profile_meta(&m);
-	w = hpm_profile_writer__new(fd, &m, NULL);
-	if (!w) {
-		fprintf(stderr, "hpmon record: cannot start the profile '%s': %s\n", o->output,
-			strerror(errno));
-		close(fd);
-	}
-	free(ev);
-	return w;
 }
 
 /* Drain until the command ends (or Ctrl-C / the targets end). */
@@ -484,51 +417,6 @@ static int stop_recording(const struct record_opts *o, struct child *ch, int err
 	return err;
 }
 
-static void summary(const struct record_opts *o, struct hpm_record *rec,
-		    struct hpm_evlist *list, uint64_t bytes)
-{
-	struct hpm_record_stats st;
-	hpm_record__stats(rec, &st);
-	if (!o->quiet) {
-		fprintf(stderr, "hpmon record: %llu samples written to %s (%llu bytes, %.1f bytes a "
-			"sample)\n", (unsigned long long)st.samples, o->output,
-			(unsigned long long)bytes, st.samples ? (double)bytes / (double)st.samples : 0.0);
-		if (hpm_record__group_no_inherit(rec))
-			fprintf(stderr, "hpmon record: note: this kernel cannot read groups in inherited "
-				"tasks (Linux 6.12 can): group reads follow the first thread only\n");
-		for (size_t i = 0; i < hpm_evlist__count(list); i++)
-			if (hpm_record__event_how(rec, i))
-				fprintf(stderr, "hpmon record: %s: %s\n",
-					hpm_event__name(hpm_evlist__event(list, i)),
-					hpm_record__event_how(rec, i));
-		for (size_t i = 0; i < hpm_evlist__count(list); i++)
-			if (hpm_record__user_only(rec, i))
-				fprintf(stderr, "hpmon record: note: '%s' samples user mode only "
-					"(perf_event_paranoid forbids kernel mode)\n",
-					hpm_event__name(hpm_evlist__event(list, i)));
-	}
-	/* never silent about what was lost: samples, and their share of all
-	 * that were taken (perf's "lost N %") */
-	if (st.lost_samples)
-		fprintf(stderr, "hpmon record: warning: %llu samples lost, %.1f %% of %llu taken "
-			"(the ring buffers were full): try a larger -m, a longer period, or a "
-			"less loaded machine\n", (unsigned long long)st.lost_samples,
-			100.0 * (double)st.lost_samples / (double)(st.lost_samples + st.samples),
-			(unsigned long long)(st.lost_samples + st.samples));
-	else if (st.lost)
-		fprintf(stderr, "hpmon record: warning: the kernel dropped %llu records (mappings, "
-			"names; no sample): some samples may not be named\n",
-			(unsigned long long)st.lost);
-	if (st.throttled)
-		fprintf(stderr, "hpmon record: warning: the kernel throttled sampling %llu times "
-			"(kernel.perf_event_max_sample_rate, kernel.perf_cpu_time_max_percent): "
-			"samples are missing from those intervals; use a longer period\n",
-			(unsigned long long)st.throttled);
-	if (st.bad)
-		fprintf(stderr, "hpmon record: warning: %llu records could not be parsed\n",
-			(unsigned long long)st.bad);
-}
-
 /* ---- location events (docs/location-events.md) ---- */
 
 static bool has_locations(const struct hpm_evlist *list)
@@ -585,7 +473,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	bool locations = has_locations(list), reaped = false;
 	uint64_t t0;
 
-	if (!run) {
+	if (!run || !(run->tl = rec_timeline__new())) {
 		fprintf(stderr, "hpmon record: out of memory\n");
 		goto out;
 	}
@@ -648,6 +536,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	ro.callchain = o->callchain;
 	ro.stack_bytes = o->stack_bytes;
 	ro.mmap_pages = o->mmap_pages;
+	ro.timeline_ns = o->tg.system ? 0 : o->timeline_ns; /* per thread: not system-wide */
 	/* location events: resolved once the command exec'd (or now, in the
 	 * processes given), against the program and its libraries */
 	ro.stop_at_exec = locations && ro.target == HPM_TARGET_EXEC;
@@ -679,7 +568,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	 * command runs (output.h) */
 	if (out_open(&of, "hpmon record", o->output, OUT_KEEP_OLD))
 		goto out;
-	run->w = start_profile(o, rec, list, si, out_take_fd(&of));
+	run->w = record_start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
 	install_signals();
@@ -713,6 +602,8 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	hpm_record__disable(rec);
 	if (!rc)
 		rc = hpm_record__drain(rec, on_record, run);
+	if (rc >= 0) /* the first thread's last counts, once its others ended */
+		rc = hpm_record__read_final(rec, on_record, run);
 	if (rc < 0)
 		failed = stop_recording(o, &ch, rc, &status, &reaped);
 	child_pid = 0;
@@ -744,7 +635,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		goto out;
 	}
 	struct stat sb;
-	summary(o, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
+	record_summary(o, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
 	if (run->kernel_samples && !o->no_cache) {
 		/* reports of this profile then find the kernel's symbols kept */
 		char dir[PATH_MAX];
@@ -756,8 +647,10 @@ out:
 		child_abort(&ch); /* it never ran: it exits 127 on the closed pipe */
 	else if (ch.pidfd >= 0)
 		close(ch.pidfd);
-	if (run)
+	if (run) {
 		hpm_profile_writer__free(run->w);
+		rec_timeline__free(run->tl);
+	}
 	out_abort(&of); /* nothing once published: the previous profile stays otherwise */
 	free(run);
 	hpm_record__free(rec);

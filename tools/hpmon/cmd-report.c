@@ -20,6 +20,7 @@
 #include "output.h"
 #include "report-view.h"
 #include "timeline.h"
+#include "timeline-print.h"
 
 #define MAX_METRIC_ARGS 64
 
@@ -58,6 +59,8 @@ static const char report_usage[] =
 	"      --svg | --html     a flame graph in SVG; a page with a flame graph, the\n"
 	"                         functions (with -M, their metrics), annotate and the\n"
 	"                         header (one file, works offline)\n"
+	"      --timeline         counts over time per event and thread, as sparklines;\n"
+	"                         -i also takes a file of hpmon stat -I MS --json -o FILE\n"
 	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
@@ -75,7 +78,7 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 enum { OPT_INLINE = 300, OPT_METRIC, OPT_METRICS_FILE, OPT_NO_CACHE, OPT_PPROF, OPT_TRACE_EVENT,
-       OPT_SPEEDSCOPE, OPT_SVG, OPT_HTML };
+       OPT_SPEEDSCOPE, OPT_SVG, OPT_HTML, OPT_TIMELINE };
 
 /* Where the report goes: standard output, or a new file at @path ("-":
  * standard output) replacing it only once whole (output.c). */
@@ -172,6 +175,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "speedscope", no_argument, NULL, OPT_SPEEDSCOPE },
 		{ "svg", no_argument, NULL, OPT_SVG },
 		{ "html", no_argument, NULL, OPT_HTML },
+		{ "timeline", no_argument, NULL, OPT_TIMELINE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "metrics", required_argument, NULL, 'M' },
 		{ "metric", required_argument, NULL, OPT_METRIC },
@@ -193,7 +197,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	struct metric_args mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
 	char cache[4096];
-	bool no_cache = false;
+	bool no_cache = false, timeline = false;
 	char bad[64], *end;
 	int c, xfmt = -1; /* an export_fmt */
 	const char *output = NULL;
@@ -233,6 +237,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'o': output = optarg; break;
 		case OPT_SVG: pic = PIC_SVG; break;
 		case OPT_HTML: pic = PIC_HTML; break;
+		case OPT_TIMELINE: timeline = true; break;
 		case OPT_LIMIT:
 			min_pct = strtod(optarg, &end);
 			if (*end || min_pct < 0 || min_pct > 100)
@@ -264,6 +269,15 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s' (the profile is given with -i)",
 				   argv[optind]);
+	if (timeline) { /* a format of its own (timeline-print.h), of profiles and stat files */
+		if (fmt != REP_TEXT || pic || xfmt >= 0 || metric_args_any(&mo) || sort ||
+		    rep_filter__any(&filter) || o.callgraph || o.lines)
+			return usage_error("%s", "--timeline is a format of its own: give it with -i "
+					   "and -o only");
+		int orc = report_out_open(&out, output, -1);
+		return orc ? orc : report_out_close(&out, report_timeline(o.input, out.f) ?
+							  HPM_EXIT_FAIL : HPM_EXIT_OK);
+	}
 	if (sort) {
 		if (rep_parse_sort(sort, o.keys, &o.nr_keys, bad, sizeof(bad)))
 			return usage_error("unknown sort key '%s': use comm, pid, tid, dso, sym, line, cpu, "

@@ -271,6 +271,9 @@ static int copy(struct pm *m, struct pm_in *in, struct hpm_profile *p)
 			ids[0] = &r.task.pid, ids[1] = &r.task.ppid;
 			ids[2] = &r.task.tid, ids[3] = &r.task.ptid;
 			break;
+		case HPM_PREC_TIMELINE:
+			ids[0] = &r.read.pid, ids[1] = &r.read.tid;
+			break;
 		case HPM_PREC_RANK:
 			if ((rc = copy_rank(m, in, &r.rank)))
 				return rc;

@@ -449,10 +449,28 @@ static int profile_sample(struct tl_build *b, const struct hpm_profile_meta *m,
 	return build_add(b, (size_t)evs[s->ev], slot, s->time, (double)s->period, 0, 0, true);
 }
 
+/* A TIMELINE record: each event's count since the thread's previous one. */
+static int profile_read(struct tl_build *b, const struct hpm_profile_meta *m,
+			const struct hpm_read_rec *t, const long *evs)
+{
+	size_t slot = build_slot(b, t->tid, NULL);
+	for (uint32_t k = 0; k < t->nr_values && t->ev + k < m->nr_events; k++) {
+		long ev = evs[t->ev + k];
+		int rc = ev < 0 ? 0 : build_add(b, (size_t)ev, slot, t->time, (double)t->values[k],
+					       (double)t->enabled, (double)t->running, true);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 struct timeline *timeline__from_profile(struct hpm_profile *p, const struct timeline_opts *o,
 					char *why, size_t len)
 {
 	const struct hpm_profile_meta *m = hpm_profile__meta(p);
+	/* a writer without the field (sz) wrote no timeline */
+	bool records = m->sz >= offsetof(struct hpm_profile_meta, timeline_ns) +
+				sizeof(m->timeline_ns) && m->timeline_ns;
 	struct tl_build b;
 	struct timeline *t = NULL;
 	struct hpm_prec r;
@@ -461,20 +479,24 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 
 	if (build_init(&b, o))
 		goto nomem;
-	b.bin_ns = TL_SAMPLE_BIN_NS;
+	b.bin_ns = records ? m->timeline_ns : TL_SAMPLE_BIN_NS;
 	evs = calloc(m->nr_events ? m->nr_events : 1, sizeof(long));
 	if (!evs)
 		goto nomem;
-	/* the events that sample: a group member's period means nothing */
+	/* from samples, the events that sample: a group member's period
+	 * means nothing; from TIMELINE records, every event */
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		evs[i] = -1;
-		if (m->events[i].trigger && (evs[i] = build_event(&b, m->events[i].name, "", false)) < 0)
+		if ((records || m->events[i].trigger) &&
+		    (evs[i] = build_event(&b, m->events[i].name, "", false)) < 0)
 			goto nomem;
 	}
 	hpm_profile__skip(p, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	while ((rc = hpm_profile__next(p, &r)) > 0) {
-		if (r.type == HPM_PREC_SAMPLE)
+		if (r.type == HPM_PREC_SAMPLE && !records)
 			rc = profile_sample(&b, m, &r.sample, evs);
+		else if (r.type == HPM_PREC_TIMELINE && records)
+			rc = profile_read(&b, m, &r.read, evs);
 		else if (r.type == HPM_PREC_COMM)
 			rc = build_name(&b, r.comm.tid, r.comm.comm);
 		else
@@ -484,7 +506,7 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 	}
 	if (rc < 0)
 		goto nomem;
-	t = build_finish(&b, TL_SRC_SAMPLES);
+	t = build_finish(&b, records ? TL_SRC_RECORDS : TL_SRC_SAMPLES);
 	if (!t)
 		goto nomem;
 	free(evs);
