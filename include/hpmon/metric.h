@@ -333,7 +333,8 @@ HPM_API double hpm_slices__sigma(const struct hpm_slices *s, size_t idx,
  * extrapolated over the same unseen time, and their errors are as
  * correlated as their rates were from slice to slice. Computed as
  * hpm_slices__sigma's variance with the product of the two rates'
- * differences; 0 when either counted all the time, NaN when too few
+ * deviations in place of the square, at the batch size where the two
+ * vary most; 0 when either counted all the time, NaN when too few
  * slices were seen, or their slices do not line up (not one group).
  */
 HPM_API double hpm_slices__cov(const struct hpm_slices *s, size_t a, size_t b,

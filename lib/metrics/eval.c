@@ -296,7 +296,7 @@ int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
 	/* sigma^2 = sum over inputs i, j of d result / d input i *
 	 * d result / d input j * cov(i, j), with cov(i, i) = sigma_i^2: the
 	 * square terms alone when the inputs are independent */
-	double var = 0;
+	double var = 0, mag = 0;
 	for (size_t i = 0; i < ev->nr_inputs; i++) {
 		double s = ev->inputs[i].sigma;
 		if (x.g[i] == 0 || s == 0)
@@ -306,14 +306,19 @@ int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
 			break;
 		}
 		var += (x.g[i] * s) * (x.g[i] * s);
+		mag += (x.g[i] * s) * (x.g[i] * s);
 		for (size_t j = i + 1; ev->cov && j < ev->nr_inputs; j++) {
 			if (x.g[j] == 0 || ev->inputs[j].sigma == 0)
 				continue;
-			var += 2 * x.g[i] * x.g[j] * ev->cov(ev->arg, i, j);
+			double t = 2 * x.g[i] * x.g[j] * ev->cov(ev->arg, i, j);
+			var += t;
+			mag += fabs(t);
 		}
 	}
-	/* rounding may leave a tiny negative for perfectly correlated inputs */
-	if (var < 0)
+	/* perfectly correlated inputs cancel to what rounding leaves, a tiny
+	 * difference of either sign (a ratio inside one group): that is 0,
+	 * not an uncertainty of 1e-8 */
+	if (var < 1e-12 * mag)
 		var = 0;
 	hpm_value__set(out, x.v, isfinite(var) ? sqrt(var) : NAN);
 	return r.err;

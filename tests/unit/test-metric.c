@@ -590,12 +590,28 @@ static void test_slices(void **state)
 	feed(s, 2, noisy, 20, 1000000, 500000, &c);
 	double half = hpm_slices__sigma(s, 2, &c);
 	assert_true(half > 0 && isfinite(half));
-	/* var = s2 * U * E / R with s2 from successive differences:
-	 * (3 - 1)^2 / (2 / 5e5) = 1e6 per difference */
-	double want = sqrt(1e6 * 10e6 * 20e6 / 10e6);
+	/* var = s2 * U * E / R, s2 the largest estimate: here successive
+	 * differences, (3 - 1)^2 / (2 / 5e5) = 1e6 each (single slices about
+	 * their mean give 20 * 5e5 / 19, batches of two or more nothing),
+	 * widened for 19 degrees of freedom by (t / 1.96)^2 */
+	double t19 = 2.093 / 1.959964, t7 = 2.365 / 1.959964;
+	double want = sqrt(1e6 * t19 * t19 * 10e6 * 20e6 / 10e6);
 	assert_true(fabs(half - want) < 1e-6 * want);
 	feed(s, 3, noisy, 20, 1000000, 250000, &c);
 	assert_true(hpm_slices__sigma(s, 3, &c) > half);
+	/* a rate that keeps step with the sampling: 4 slices at 3, 4 at 1,
+	 * and so on. Neighbouring slices mostly agree, but batches of 4 are
+	 * 3, 1, 3, 1 ...: s2 = 8 * 2e6 / 7 from them (7 degrees of freedom),
+	 * the largest (successive differences give 7 * 1e6 / 31, single
+	 * slices 32 * 5e5 / 31, pairs 16 * 1e6 / 15) */
+	struct hpm_slices *d = hpm_slices__new(1);
+	double drift[32];
+	for (int k = 0; k < 32; k++)
+		drift[k] = (k / 4) % 2 ? 1.0 : 3.0;
+	feed(d, 0, drift, 32, 1000000, 500000, &c);
+	want = sqrt(8 * 2e6 / 7 * t7 * t7 * 16e6 * 32e6 / 16e6);
+	assert_true(fabs(hpm_slices__sigma(d, 0, &c) - want) < 1e-6 * want);
+	hpm_slices__free(d);
 	/* too few slices to tell */
 	hpm_slices__restart(s);
 	struct hpm_count c2 = c;

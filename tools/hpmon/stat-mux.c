@@ -12,9 +12,17 @@
  * 7 ms, and gives it to every set of the cycle. The cycle's length is
  * random, so no phase of the program can stay in step with it; within a
  * cycle the sets share the time equally (dwells drawn for each set alone
- * made about twice the error at phases of 1 and 2 ms). How its
- * uncertainty covers the error against the kernel's rotation:
- * bench/mux-coverage.sh, docs/metrics.md.
+ * made about twice the error at phases of 1 and 2 ms).
+ *
+ * The order: each cycle takes the sets in a new random order. In a fixed
+ * order a set always follows the same one, and where the dwell is near
+ * the length of a program's phase the two see opposite phases cycle after
+ * cycle: errors that add up coherently and that no set's own slices show
+ * (at 6 ms phases, 2 sets: errors of 12 to 22 % with a stated sigma of 7 %).
+ * In random order which set saw which phase is a coin toss per cycle, the
+ * sampling is random, and the variance of the slices' rates measures it
+ * (lib/metrics/slices.c). How its uncertainty covers the error against the
+ * kernel's rotation: bench/mux-coverage.sh, docs/metrics.md.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,6 +51,8 @@ struct stat_mux {
 	double w;             /* the enabled time before the first switch */
 	double t;             /* T at the last sync */
 	int cur;              /* the set on; -1: all (before the first switch) */
+	int *order;           /* this cycle's order of the sets */
+	size_t pos;           /* cur's place in it */
 	uint64_t due;
 	uint64_t dwell_ns;    /* this cycle's: every set gets the same */
 	uint64_t rng;
@@ -89,7 +99,8 @@ struct stat_mux *stat_mux__new(struct hpm_session *s, const struct hpm_evlist *l
 	m->leader_set = malloc(n * sizeof(*m->leader_set));
 	m->ref = calloc(n, sizeof(*m->ref));
 	m->e = calloc(n, sizeof(*m->e));
-	if (!m->set_of || !m->leaders || !m->leader_set || !m->ref || !m->e)
+	m->order = calloc(n, sizeof(*m->order));
+	if (!m->set_of || !m->leaders || !m->leader_set || !m->ref || !m->e || !m->order)
 		goto none;
 	for (size_t i = 0; i < n; i++)
 		m->set_of[i] = -1;
@@ -139,6 +150,7 @@ void stat_mux__free(struct stat_mux *m)
 	free(m->leader_set);
 	free(m->ref);
 	free(m->e);
+	free(m->order);
 	free(m);
 }
 
@@ -185,6 +197,19 @@ void stat_mux__sync(struct stat_mux *m)
 	}
 }
 
+/* A new cycle's order: the sets shuffled (Fisher-Yates). */
+static void shuffle(struct stat_mux *m)
+{
+	for (size_t k = 0; k < m->nr_sets; k++)
+		m->order[k] = (int)k;
+	for (size_t k = m->nr_sets - 1; k > 0; k--) {
+		size_t j = (size_t)(next_rand(m) % (k + 1));
+		int t = m->order[k];
+		m->order[k] = m->order[j];
+		m->order[j] = t;
+	}
+}
+
 static int set_enabled(struct stat_mux *m, int set, bool on)
 {
 	int err = 0;
@@ -200,30 +225,34 @@ static int set_enabled(struct stat_mux *m, int set, bool on)
 int stat_mux__switch(struct stat_mux *m, uint64_t now)
 {
 	int err = 0, next;
+	bool first = m->cur < 0;
 
-	if (m->cur < 0) {
-		/* the first switch: from everything on to set 0; the time all
-		 * were on is W */
+	/* a new cycle, a new dwell and a new order: the cycle's length is
+	 * random (no phase of the program can lock to it), within it every
+	 * set gets the same share (no set is unlucky for a whole cycle), and
+	 * which set follows which is random too */
+	if (first || ++m->pos == m->nr_sets) {
+		shuffle(m);
+		m->pos = 0;
+		m->dwell_ns = dwell(m);
+	}
+	next = m->order[m->pos];
+	if (first) {
+		/* the first switch: from everything on to one set; the time
+		 * all were on is W */
 		stat_mux__sync(m);
-		for (size_t k = 1; k < m->nr_sets; k++) {
-			int rc = set_enabled(m, (int)k, false);
+		for (size_t k = 0; k < m->nr_sets; k++) {
+			int rc = (int)k == next ? 0 : set_enabled(m, (int)k, false);
 			if (rc && !err)
 				err = rc;
 		}
-		next = 0;
-	} else {
-		next = (m->cur + 1) % (int)m->nr_sets;
+	} else if (next != m->cur) {
 		/* off first: the next set must find the counters free */
 		err = set_enabled(m, m->cur, false);
 		int rc = set_enabled(m, next, true);
 		if (rc && !err)
 			err = rc;
 	}
-	/* a new cycle, a new dwell: the cycle's length is random (no phase of
-	 * the program can lock to it), and within it every set gets the same
-	 * share (no set is unlucky for a whole cycle) */
-	if (next == 0)
-		m->dwell_ns = dwell(m);
 	m->cur = next;
 	m->due = now + m->dwell_ns;
 	return err;

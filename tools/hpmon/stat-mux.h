@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hpmon's own multiplexer (stat --mux hpmon): when a command's hardware
- * events do not fit the counters at once, hpmon puts sets of groups that
- * fit on the counters in turn, for random dwell times (1 to 7 ms), instead
- * of the kernel's fixed 4 ms rotation. A workload whose phases line up
+ * hpmon's own multiplexer (stat --mux hpmon, the default): when a
+ * command's hardware events do not fit the counters at once, hpmon puts
+ * sets of groups that fit on the counters in turn, in random order, for
+ * random dwell times (1 to 7 ms), instead of the kernel's fixed 4 ms
+ * rotation. A workload whose phases line up
  * with a fixed rotation shows a group always the same phase: an error the
  * slices cannot see. With random dwells the error becomes variance, which
  * they estimate (docs/metrics.md: how far, measured).

@@ -393,7 +393,10 @@ int stat_measure(struct stat_run *run)
 	run->sample_ns = SAMPLE_MS * 1000000ull;
 	stat_mux__free(run->mux);
 	run->mux = NULL;
-	if (run->sample && o->mux == MUX_HPMON) {
+	/* hpmon's rotation unless the kernel's is asked for: its random
+	 * dwells and order leave no phase of the program in step with it
+	 * (docs/metrics.md, "Who rotates": measured against the kernel's) */
+	if (run->sample && o->mux != MUX_KERNEL) {
 		int general, fixed;
 		char core[64];
 		stat_core_counters(run->ctx, &general, &fixed, core, sizeof(core));
