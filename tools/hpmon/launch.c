@@ -194,6 +194,9 @@ void child_abort(struct child *ch)
 	child_stack_free(ch); /* the child no longer runs on it */
 	if (ch->pidfd >= 0)
 		close(ch->pidfd);
+	/* a second call (record's cleanup after an earlier one) does nothing:
+	 * no descriptor closed twice, perhaps another's by then */
+	ch->go_fd = ch->err_fd = ch->pidfd = -1;
 	ch->pid = -1;
 	child_pid = 0;
 }

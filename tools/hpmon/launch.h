@@ -31,7 +31,8 @@ struct child {
 int child_start(char **argv, struct child *ch);
 /* Let the child exec. 0, or the exec errno (positive) if it failed. */
 int child_go(struct child *ch);
-/* Give up on a child that has not exec'd: it exits 127; reap it. */
+/* Give up on a child that has not exec'd: it exits 127; reap it. A
+ * second call does nothing. */
 void child_abort(struct child *ch);
 /* The file execvp would run for @cmd (searching PATH), into @out: false
  * if there is none. For checking a command's program before starting it. */
