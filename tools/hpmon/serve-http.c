@@ -10,7 +10,7 @@
  * address that is not this machine's is named with its cause.
  *
  * libmicrohttpd is loaded here, by dlopen, when serve starts: linked, it
- * and what it links (GnuTLS and ten more objects) were mapped, relocated
+ * and what it links (GnuTLS and eight more objects) were mapped, relocated
  * and initialised at every start of every hpmon command, about 1.3 ms
  * of the 2.6 ms that `hpmon stat true` took (bench/startup.sh).
  */
