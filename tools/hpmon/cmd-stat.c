@@ -215,7 +215,9 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			/* report the mean as the count, keeping the last run's times */
 			struct hpm_count *c = r.ev[i].merged ? &r.ev[i].mc : &r.ev[i].c;
 			if (!c->err && c->running) {
-				c->value = (uint64_t)llround(mean / r.ev[i].scale);
+				/* mean >= 0: rounded half up as llround would,
+				 * without libm (one object less to load) */
+				c->value = (uint64_t)(mean / r.ev[i].scale + 0.5);
 				c->enabled = c->running;
 			}
 			if (r.ev[i].merged)

@@ -2,7 +2,9 @@
 /* Escaping of names for text and CSV output (escape.h). */
 #include "escape.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Not valid: a stray continuation byte, an overlong form, a surrogate,
@@ -122,13 +124,48 @@ size_t esc_copy(char *buf, size_t len, const char *s)
 	return pos;
 }
 
-/* The next buffer of this thread's ring. */
+/*
+ * The next buffer of this thread's ring, or NULL without memory. The ring
+ * is allocated at a thread's first escaped name, and freed when the thread
+ * ends: as thread-local arrays its 32 KiB were zeroed by the dynamic
+ * loader at every start of hpmon (8 page faults, bench/startup.sh) and at
+ * every thread's, whether the thread escaped anything or not.
+ */
+struct esc_ring {
+	unsigned next;
+	char buf[ESC_RING][ESC_MAX];
+};
+
+static pthread_key_t ring_key;
+static bool ring_key_ok;
+static pthread_once_t ring_once = PTHREAD_ONCE_INIT;
+
+static void ring_key_make(void)
+{
+	ring_key_ok = pthread_key_create(&ring_key, free) == 0;
+}
+
 static char *ring_next(void)
 {
-	static _Thread_local char ring[ESC_RING][ESC_MAX];
-	static _Thread_local unsigned next;
-	return ring[next++ % ESC_RING];
+	static _Thread_local struct esc_ring *ring;
+
+	if (!ring) {
+		pthread_once(&ring_once, ring_key_make);
+		if (!ring_key_ok || !(ring = malloc(sizeof(*ring))))
+			return NULL;
+		ring->next = 0;
+		if (pthread_setspecific(ring_key, ring)) {
+			free(ring);
+			ring = NULL;
+			return NULL;
+		}
+	}
+	return ring->buf[ring->next++ % ESC_RING];
 }
+
+/* What stands for a name that needed escaping when there was no buffer
+ * for its escaped copy: never the name itself. */
+static const char no_memory[] = "(name not shown: out of memory)";
 
 const char *esc_text(const char *s)
 {
@@ -137,6 +174,8 @@ const char *esc_text(const char *s)
 	if (!esc_needed(s))
 		return s;
 	char *b = ring_next();
+	if (!b)
+		return no_memory;
 	esc_copy(b, ESC_MAX, s);
 	return b;
 }
@@ -149,6 +188,8 @@ const char *esc_csv(const char *s, const char *sep)
 		return t;
 	char *b = ring_next();
 	size_t pos = 0;
+	if (!b)
+		return no_memory;
 	b[pos++] = '"';
 	for (const char *p = t; *p; p++) {
 		/* room for this character doubled, "..." and the closing quote */

@@ -26,7 +26,9 @@
  * valid until ESC_RING further calls of either in the same thread; so one
  * printf may use up to ESC_RING of them. An escaped copy is cut at
  * ESC_MAX bytes (ending in "...") so that a hostile name cannot make it
- * grow without bound.
+ * grow without bound. A thread's buffers are allocated at its first copy
+ * and freed when it ends; without memory for them, a fixed text stands
+ * for the name (never the name unescaped).
  */
 #ifndef HPMON_TOOL_ESCAPE_H
 #define HPMON_TOOL_ESCAPE_H

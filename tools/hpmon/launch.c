@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -15,36 +19,117 @@
 volatile sig_atomic_t got_signal;
 volatile sig_atomic_t child_pid;
 
+/*
+ * The command's process shares hpmon's memory until its exec (CLONE_VM,
+ * as posix_spawn's child): forking copied hpmon's page tables, and every
+ * page hpmon then wrote while the child waited for its counters took a
+ * copy-on-write fault in one of the two; about 0.1 ms of each start
+ * (bench/startup.sh). Unlike posix_spawn's, hpmon does not wait for the
+ * exec (no CLONE_VFORK): it opens the counters on the child meanwhile.
+ *
+ * So the child runs on a stack of its own and calls only what is safe
+ * there: system calls through libc and execvp, which searches PATH on the
+ * stack. It shares hpmon's thread-local errno, which these calls set only
+ * when they fail; hpmon does not read errno of the calls it makes while
+ * the child may be failing an exec (child_go's write and read), and no
+ * signal handler of hpmon's runs in the child: all signals stay blocked
+ * until the child has set every handled one back to its default.
+ */
+struct child_args {
+	char **argv;
+	int go_rd, er_wr;  /* the child's ends */
+	int go_wr, er_rd;  /* hpmon's ends, closed in the child */
+	sigset_t mask;     /* hpmon's mask, the command's */
+};
+
+static int child_main(void *p)
+{
+	const struct child_args *a = p;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+	char c;
+
+	close(a->go_wr);
+	close(a->er_rd);
+	/* the signals hpmon passes on (install_signals()) at their default
+	 * even where hpmon's caller ignored them, so that they end the
+	 * command; any other with a handler too, which must not run here */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT ||
+		    (sigaction(sig, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO ||
+		     (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))))
+			sigaction(sig, &dfl, NULL);
+	sigprocmask(SIG_SETMASK, &a->mask, NULL);
+	if (read(a->go_rd, &c, 1) != 1)
+		_exit(127); /* hpmon gave up before starting us */
+	execvp(a->argv[0], a->argv);
+	int e = errno;
+	if (write(a->er_wr, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Room for execvp: its PATH candidate and, for a script without "#!",
+ * the argument vector it passes to /bin/sh, both on the stack. Pages that
+ * are not touched cost nothing. */
+static size_t child_stack_len(char **argv)
+{
+	size_t argc = 0, len = 64 * 1024 + 2 * PATH_MAX;
+	const char *path = getenv("PATH");
+	long page = sysconf(_SC_PAGESIZE);
+
+	while (argv[argc])
+		argc++;
+	len += (argc + 3) * sizeof(char *) + (path ? strlen(path) : 0);
+	if (page <= 0)
+		page = 4096;
+	return (len + (size_t)page - 1) / (size_t)page * (size_t)page;
+}
+
+static void child_stack_free(struct child *ch)
+{
+	if (ch->stack)
+		munmap(ch->stack, ch->stack_len);
+	ch->stack = NULL;
+}
+
 int child_start(char **argv, struct child *ch)
 {
-	int go[2], er[2];
+	struct child_args *a;
+	sigset_t all;
+	int go[2], er[2], err;
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
 	if (pipe2(er, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
+		err = -errno;
+		goto close_go;
 	}
+	ch->stack_len = child_stack_len(argv);
+	ch->stack = mmap(NULL, ch->stack_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK | MAP_NORESERVE, -1, 0);
+	if (ch->stack == MAP_FAILED) {
+		ch->stack = NULL;
+		err = -errno;
+		goto close_er;
+	}
+	/* The child reads its arguments after this function may have
+	 * returned: they live at the bottom of its stack, which grows down
+	 * (on every architecture hpmon builds for) from the top. */
+	a = ch->stack;
+	a->argv = argv;
+	a->go_rd = go[0];
+	a->go_wr = go[1];
+	a->er_rd = er[0];
+	a->er_wr = er[1];
 	fflush(NULL);
-	ch->pid = fork();
-	if (ch->pid < 0)
-		return -errno;
-	if (ch->pid == 0) {
-		char c;
-		close(go[1]);
-		close(er[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGQUIT, SIG_DFL);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127); /* hpmon gave up before starting us */
-		execvp(argv[0], argv);
-		int e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &a->mask);
+	ch->pid = clone(child_main, (char *)ch->stack + ch->stack_len, CLONE_VM | SIGCHLD, a);
+	err = ch->pid < 0 ? -errno : 0;
+	pthread_sigmask(SIG_SETMASK, &a->mask, NULL);
+	if (err) {
+		child_stack_free(ch);
+		goto close_er;
 	}
 	close(go[0]);
 	close(er[1]);
@@ -53,6 +138,13 @@ int child_start(char **argv, struct child *ch)
 	ch->pidfd = (int)syscall(SYS_pidfd_open, ch->pid, 0);
 	child_pid = ch->pid;
 	return 0;
+close_er:
+	close(er[0]);
+	close(er[1]);
+close_go:
+	close(go[0]);
+	close(go[1]);
+	return err;
 }
 
 int child_go(struct child *ch)
@@ -76,12 +168,19 @@ int child_go(struct child *ch)
 		return e;
 	close(ch->go_fd);
 	ch->go_fd = -1;
+	/* Only a signal fails this read of a pipe, and errno may be the
+	 * child's now (above): retry on any failure. */
 	do
 		n = read(ch->err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
+	while (n < 0);
 	close(ch->err_fd);
 	ch->err_fd = -1;
-	return n == (ssize_t)sizeof(e) ? e : 0;
+	if (n == (ssize_t)sizeof(e))
+		return e; /* the child is exiting on its stack: freed once reaped */
+	/* end of file: the exec closed the child's end, after it left
+	 * hpmon's memory for its own */
+	child_stack_free(ch);
+	return 0;
 }
 
 void child_abort(struct child *ch)
@@ -92,8 +191,12 @@ void child_abort(struct child *ch)
 		close(ch->err_fd);
 	if (ch->pid > 0)
 		waitpid(ch->pid, NULL, 0);
+	child_stack_free(ch); /* the child no longer runs on it */
 	if (ch->pidfd >= 0)
 		close(ch->pidfd);
+	/* a second call (record's cleanup after an earlier one) does nothing:
+	 * no descriptor closed twice, perhaps another's by then */
+	ch->go_fd = ch->err_fd = ch->pidfd = -1;
 	ch->pid = -1;
 	child_pid = 0;
 }

@@ -22,13 +22,17 @@ struct child {
 	int go_fd;   /* write a byte to let it exec */
 	int err_fd;  /* receives errno if exec fails */
 	int pidfd;   /* pidfd_open of the child, or -1 */
+	void *stack; /* the child's stack until its exec (launch.c) */
+	size_t stack_len;
 };
 
-/* Fork @argv[0] waiting to exec. 0 or -errno. */
+/* Start @argv[0] waiting to exec, in hpmon's memory until then (launch.c
+ * says why). 0 or -errno. */
 int child_start(char **argv, struct child *ch);
 /* Let the child exec. 0, or the exec errno (positive) if it failed. */
 int child_go(struct child *ch);
-/* Give up on a child that has not exec'd: it exits 127; reap it. */
+/* Give up on a child that has not exec'd: it exits 127; reap it. A
+ * second call does nothing. */
 void child_abort(struct child *ch);
 /* The file execvp would run for @cmd (searching PATH), into @out: false
  * if there is none. For checking a command's program before starting it. */

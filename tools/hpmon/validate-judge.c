@@ -23,8 +23,10 @@ void vjudge(const struct vcheck *c, const char *unit, uint64_t units, const uint
 		double d = (double)val[i] - exp[i];
 		sv += (double)val[i];
 		se += exp[i];
-		lo = fmin(lo, d);
-		hi = fmax(hi, d);
+		/* d is finite: comparisons, not libm's fmin/fmax (libm.so is
+		 * one object less to load at every start) */
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
 		if ((double)val[i] != exp[i])
 			exact = false;
 		if (alt_exact && (double)val[i] != c->alt_per_unit * n)
