@@ -37,6 +37,7 @@ struct record_opts {
 	bool stop_on_error;         /* --on-error=stop */
 	uint64_t timeline_ns;       /* --timeline-interval, 0: none */
 	bool timeline_given;
+	bool timeline_poll;         /* --timeline-mode poll */
 	char **argv;
 };
 
