@@ -588,6 +588,8 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	run->w = record_start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
+	if (hpm_record__timeline_mode(rec) == HPM_TIMELINE_POLL)
+		rec_timeline__mark_idle(run->tl);
 	install_signals();
 	if (ro.target != HPM_TARGET_EXEC)
 		hpm_record__enable(rec);

@@ -4,7 +4,10 @@
  * thread's counts on one CPU so far) made TIMELINE records (the counts
  * since that thread's previous reading there), so that a thread's
  * records add up to its counts and each is small. A reading that
- * counted nothing new is not written.
+ * counted nothing new is not written (with rec_timeline__mark_idle, the
+ * first one after one that counted is: readings at every interval,
+ * hpmon's own before Linux 6.12, then show where the counting stopped,
+ * not only where it started again).
  *
  * The previous reading of each (thread, CPU, event) is kept in a hash
  * table; a thread's final reading resets its entries, so that a thread
@@ -29,6 +32,7 @@ struct tl_ent {
 	pid_t tid;          /* 0: empty */
 	uint32_t cpu, ev;
 	uint64_t value, enabled, running;
+	bool moved;         /* idle_marks: the last reading written counted */
 };
 
 struct rec_timeline {
@@ -37,6 +41,7 @@ struct rec_timeline {
 	uint64_t *delta;    /* one record's values */
 	size_t delta_cap;
 	uint64_t last_time; /* of the last reading: the final ones' */
+	bool idle_marks;    /* rec_timeline__mark_idle */
 };
 
 struct rec_timeline *rec_timeline__new(void)
@@ -154,8 +159,11 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 	uint64_t time = r->time ? r->time : t->last_time;
 	if (time > t->last_time)
 		t->last_time = time;
-	if (!any)
+	struct tl_ent *e0 = t->idle_marks ? entry(t, r->tid, r->cpu, r->ev, false) : NULL;
+	if (!any && !(e0 && e0->moved))
 		return 0;
+	if (e0) /* a reading that counted nothing is written once: where it stopped */
+		e0->moved = any;
 	struct hpm_prec p = { .type = HPM_PREC_TIMELINE };
 	p.read = *r;
 	p.read.time = time;
@@ -163,6 +171,11 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 	p.read.running = drun;
 	p.read.values = t->delta;
 	return hpm_profile_writer__add(w, &p);
+}
+
+void rec_timeline__mark_idle(struct rec_timeline *t)
+{
+	t->idle_marks = true;
 }
 
 void rec_timeline__saw(struct rec_timeline *t, uint64_t time)
