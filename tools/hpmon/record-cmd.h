@@ -61,9 +61,9 @@ void rec_timeline__free(struct rec_timeline *t);
 int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 		      const struct hpm_read_rec *r);
 /* The readings come at every interval, counting or not (a timeline read
- * by hpmon, HPM_TIMELINE_POLL): the first one that counted nothing after
- * one that did is written too, so that a quiet spell starts at its
- * place. */
+ * by hpmon, HPM_TIMELINE_POLL): the first and the last reading of a
+ * quiet spell (none counted) are written too, with zero counts, so that
+ * the spell shows where it is. */
 void rec_timeline__mark_idle(struct rec_timeline *t);
 /* A record of time @time was written: the final readings' time. */
 void rec_timeline__saw(struct rec_timeline *t, uint64_t time);

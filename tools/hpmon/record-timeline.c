@@ -5,9 +5,9 @@
  * since that thread's previous reading there), so that a thread's
  * records add up to its counts and each is small. A reading that
  * counted nothing new is not written (with rec_timeline__mark_idle, the
- * first one after one that counted is: readings at every interval,
- * hpmon's own before Linux 6.12, then show where the counting stopped,
- * not only where it started again).
+ * first and the last of a quiet spell are: readings at every interval,
+ * hpmon's own before Linux 6.12, then show where the counting stopped
+ * and where it started again, not only the reading after).
  *
  * The previous reading of each (thread, CPU, event) is kept in a hash
  * table; a thread's final reading resets its entries, so that a thread
@@ -33,6 +33,7 @@ struct tl_ent {
 	uint32_t cpu, ev;
 	uint64_t value, enabled, running;
 	bool moved;         /* idle_marks: the last reading written counted */
+	uint64_t idle_time; /* idle_marks: the last one that did not, not written */
 };
 
 struct rec_timeline {
@@ -40,6 +41,7 @@ struct rec_timeline {
 	size_t cap, nr;     /* cap a power of two */
 	uint64_t *delta;    /* one record's values */
 	size_t delta_cap;
+	uint64_t *zeros;    /* [delta_cap] */
 	uint64_t last_time; /* of the last reading: the final ones' */
 	bool idle_marks;    /* rec_timeline__mark_idle */
 };
@@ -55,6 +57,7 @@ void rec_timeline__free(struct rec_timeline *t)
 		return;
 	free(t->v);
 	free(t->delta);
+	free(t->zeros);
 	free(t);
 }
 
@@ -125,6 +128,11 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 		if (!d)
 			return -ENOMEM;
 		t->delta = d;
+		uint64_t *z = calloc(r->nr_values, sizeof(*z));
+		if (!z)
+			return -ENOMEM;
+		free(t->zeros);
+		t->zeros = z;
 		t->delta_cap = r->nr_values;
 	}
 	bool any = false;
@@ -159,12 +167,29 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 	uint64_t time = r->time ? r->time : t->last_time;
 	if (time > t->last_time)
 		t->last_time = time;
-	struct tl_ent *e0 = t->idle_marks ? entry(t, r->tid, r->cpu, r->ev, false) : NULL;
-	if (!any && !(e0 && e0->moved))
-		return 0;
-	if (e0) /* a reading that counted nothing is written once: where it stopped */
-		e0->moved = any;
 	struct hpm_prec p = { .type = HPM_PREC_TIMELINE };
+	struct tl_ent *e0 = t->idle_marks ? entry(t, r->tid, r->cpu, r->ev, false) : NULL;
+	if (e0 && !any && !e0->moved) {
+		e0->idle_time = time; /* quiet on: written if it is the last one */
+		return 0;
+	}
+	if (e0 && any && e0->idle_time) {
+		/* the quiet spell's last reading: the counts start again after it */
+		p.read = *r;
+		p.read.time = e0->idle_time;
+		p.read.final = false;
+		p.read.enabled = p.read.running = 0;
+		p.read.values = t->zeros;
+		int rc = hpm_profile_writer__add(w, &p);
+		if (rc)
+			return rc;
+	}
+	if (e0) { /* a quiet spell's first reading is written: where it stopped */
+		e0->moved = any;
+		e0->idle_time = 0;
+	}
+	if (!any && !e0)
+		return 0;
 	p.read = *r;
 	p.read.time = time;
 	p.read.enabled = den;
