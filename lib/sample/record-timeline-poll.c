@@ -31,7 +31,6 @@
 
 #include "sample/record-internal.h"
 #include "sample/record-order-internal.h"
-#include "events/evlist-internal.h"
 #include "sys/perf.h"
 
 static uint64_t mono_now(void)
