@@ -88,8 +88,13 @@ struct hpm_record_opts {
 	 * inherit, Linux 6.12), and every event reports each inherited
 	 * thread's final counts at its exit (inherit_stat). Not for CPUS
 	 * targets, nor location events; hpm_record__timeline() says whether
-	 * it could be set up. */
+	 * it could be set up. Before Linux 6.12, which refuses those timers,
+	 * the session reads the groups itself instead (HPM_TIMELINE_POLL):
+	 * every @timeline_ns of wall time, at hpm_record__drain(). */
 	uint64_t timeline_ns;
+	/* With @timeline_ns: read the groups as before Linux 6.12
+	 * (HPM_TIMELINE_POLL) whatever the kernel could do. */
+	bool timeline_poll;
 };
 
 struct hpm_record;
@@ -150,9 +155,33 @@ HPM_API enum hpm_callchain hpm_record__callchain(const struct hpm_record *r, siz
 HPM_API bool hpm_record__group_no_inherit(const struct hpm_record *r);
 
 /* Whether the session reads the groups at an interval (timeline_ns):
- * false when not asked, for CPUS targets, or when the kernel refused
- * the timers (before Linux 6.12: no PERF_SAMPLE_READ with inherit). */
+ * false when not asked, for CPUS targets, or when no group could be
+ * read (location events only, or the kernel refused the events). */
 HPM_API bool hpm_record__timeline(const struct hpm_record *r);
+
+/* How the timeline is read (docs/hpmon-record.md, "Timeline"). */
+enum hpm_timeline_mode {
+	HPM_TIMELINE_OFF = 0,
+	/* Linux 6.12: a cpu-clock member per group samples every timeline_ns
+	 * of each thread's running time and reads the thread's own counts;
+	 * each thread's last counts at its exit. READ records per thread. */
+	HPM_TIMELINE_TIMERS = 1,
+	/* Before 6.12 (no PERF_SAMPLE_READ with inherit), or timeline_poll:
+	 * hpm_record__drain() reads every group leader every timeline_ns of
+	 * wall time (CLOCK_MONOTONIC; every record's time is then on that
+	 * clock too), which sums the counts of all the threads and processes
+	 * a target's thread started. READ records whose pid and tid are the
+	 * target thread's (for a command: the command's pid), one per CPU
+	 * the group is open on; the last at hpm_record__read_final(). No
+	 * per-thread counts, no enabled and running times, and no readings
+	 * while the reader does not run. */
+	HPM_TIMELINE_POLL = 2,
+};
+HPM_API enum hpm_timeline_mode hpm_record__timeline_mode(const struct hpm_record *r);
+/* HPM_TIMELINE_POLL: when the next reading is due, CLOCK_MONOTONIC ns
+ * (a reader drains by then: the readings are taken in its drain); 0 in
+ * the other modes. */
+HPM_API uint64_t hpm_record__timeline_due(const struct hpm_record *r);
 /* Poll this for POLLIN: a buffer passed its watermark. */
 HPM_API int hpm_record__poll_fd(const struct hpm_record *r);
 
@@ -174,9 +203,11 @@ HPM_API int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
  * With the timeline, once the last drain after hpm_record__disable() is
  * done and the command has ended: hand @fn the final READ records of the
  * threads hpmon opened the events on (an EXEC target's first thread:
- * the threads it started report their own at their exit). Their time is
- * 0 (the caller knows the last). 0 or @fn's negative return; a no-op
- * for other targets (their threads may still run).
+ * the threads it started report their own at their exit; with
+ * HPM_TIMELINE_POLL the last reading of every target thread, for every
+ * target kind). Their time is 0 (the caller knows the last). 0 or
+ * @fn's negative return; with HPM_TIMELINE_TIMERS a no-op for other
+ * targets (their threads may still run).
  */
 HPM_API int hpm_record__read_final(struct hpm_record *r, hpm_record_fn fn, void *arg);
 

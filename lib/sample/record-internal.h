@@ -12,6 +12,8 @@
  *   record-synth.c  comm and mmap records of processes that exist already
  *   record-timeline.c  the timers that read each group per thread
  *                   (timeline_ns), their READ records, the final reads
+ *   record-timeline-poll.c  the timeline before Linux 6.12: which mode,
+ *                   and the groups read by the reader at each drain
  *
  * record.c calls record-parse.c and record-synth.c, record-open.c calls
  * record-synth.c; none calls back, and record.c and record-open.c do not
@@ -98,6 +100,11 @@ struct hpm_record {
 	uint64_t *tl_exited;     /* [(ev * nr_thr + thr) * nr_cpu + cpu]: the final
 				    counts of the threads that ended (READ records) */
 	pid_t *tl_last_tid;      /* [same]: the thread whose end was taken last */
+	/* HPM_TIMELINE_POLL (record-timeline-poll.c): no timers; the reader
+	 * reads the leaders at each drain once tl_next (CLOCK_MONOTONIC) is
+	 * past, and every event's time is on CLOCK_MONOTONIC */
+	bool tl_poll;
+	uint64_t tl_next;
 	uint64_t tl_vals[2 + 2 * 1024]; /* one READ record's values */
 };
 
@@ -143,6 +150,24 @@ int hpm__record_timeline_tick(struct hpm_record *r, size_t ev, uint64_t enabled,
  * it is not one of the session's, -1 when malformed. */
 int hpm__record_timeline_exit(struct hpm_record *r, const struct perf_event_header *h,
 			      uint64_t time, uint64_t id, struct hpm_prec *out);
+
+/* record-timeline-poll.c: whether the timeline is read by the reader
+ * (r->tl_poll), decided before any attribute is made: asked for, or the
+ * kernel refuses a timer (before Linux 6.12). */
+void hpm__record_timeline_probe(struct hpm_record *r);
+/* The clock of every event of a polled timeline, whose readings are
+ * timed by the reader's CLOCK_MONOTONIC (the kernel's clock otherwise). */
+void hpm__record_timeline_clock(const struct hpm_record *r, struct perf_event_attr *a);
+/* Polled: the groups are known (r->tl_leader): the first reading is due
+ * one interval from now. */
+void hpm__record_timeline_poll_start(struct hpm_record *r);
+/* Polled, in a drain round: when a reading is due, read every group
+ * leader and queue its READ records (struct hpm_order of record.c). 0
+ * or -ENOMEM. */
+struct hpm_order;
+int hpm__record_timeline_poll(struct hpm_record *r, struct hpm_order *q, uint64_t now);
+/* Polled: the last reading of each group, final, to @fn. */
+int hpm__record_timeline_poll_final(struct hpm_record *r, hpm_record_fn fn, void *arg);
 
 /* record-parse.c: record @h into @out (which may point into @h). 0; 1
  * for a record that is not passed on; -1 for a malformed one; -ENOMEM. */

@@ -107,8 +107,10 @@ static void make_attr(struct hpm_record *r, size_t i)
 	a->read_format = grouped ? PERF_FORMAT_GROUP | PERF_FORMAT_ID : PERF_FORMAT_ID;
 	/* the timeline: each inherited thread's final counts at its exit
 	 * (PERF_RECORD_READ), as perf record -s asks */
-	if (r->o.timeline_ns && r->o.target != HPM_TARGET_CPUS && ev->kind != HPM_EV_LOCATION)
+	if (r->o.timeline_ns && r->o.target != HPM_TARGET_CPUS && ev->kind != HPM_EV_LOCATION &&
+	    !r->tl_poll)
 		a->inherit_stat = 1;
+	hpm__record_timeline_clock(r, a);
 	/* how many records the event could not write (lost samples), read at
 	 * the end; every event of a group alike, as perf opens them */
 	if (r->format_lost != 0)
@@ -364,6 +366,7 @@ static int open_sideband(struct hpm_record *r)
 				.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
 				.build_id = 1,
 			};
+			hpm__record_timeline_clock(r, &a);
 			/* no build ids before Linux 5.12 */
 			int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], -1, PERF_FLAG_FD_CLOEXEC,
 						HPM_FALLBACK_BUILD_ID, NULL);
@@ -488,6 +491,7 @@ int hpm_record__open(struct hpm_record *r)
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (r->epfd < 0)
 		return -errno;
+	hpm__record_timeline_probe(r); /* the events' clock depends on it */
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		make_attr(r, i);
 		if (!strcmp(r->list->ev[i].call_graph, "lbr")) {

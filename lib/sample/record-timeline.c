@@ -18,6 +18,10 @@
  * The timers are counted past the session's events in r->ids (ev >=
  * nr_ev), so that their samples find them; they never reach the caller
  * as samples.
+ *
+ * Before 6.12 the kernel refuses the timers: record-timeline-poll.c
+ * then reads the groups from the reader instead (r->tl_poll, decided
+ * before the events open), and this file only finds the groups.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -117,6 +121,10 @@ int hpm__record_timeline_open(struct hpm_record *r)
 	for (size_t i = 0, k = 0; i < r->nr_ev; i++)
 		if (timed(r, i))
 			r->tl_leader[k++] = (uint32_t)i;
+	if (r->tl_poll) { /* before Linux 6.12: record-timeline-poll.c */
+		hpm__record_timeline_poll_start(r);
+		return 0;
+	}
 	r->tl_attr = (struct perf_event_attr){
 		.size = sizeof(r->tl_attr), .type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = r->o.timeline_ns,
@@ -194,7 +202,7 @@ int hpm__record_timeline_exit(struct hpm_record *r, const struct perf_event_head
 	uint32_t ids[2];
 
 	(void)id;
-	if (!r->tl_on)
+	if (!r->tl_on || r->tl_poll)
 		return 1;
 	if (words < 2 + stride)
 		return -1;
@@ -250,6 +258,8 @@ bool hpm_record__timeline(const struct hpm_record *r)
 
 int hpm_record__read_final(struct hpm_record *r, hpm_record_fn fn, void *arg)
 {
+	if (r->tl_on && r->tl_poll)
+		return hpm__record_timeline_poll_final(r, fn, arg);
 	if (!r->tl_on || r->o.target != HPM_TARGET_EXEC)
 		return 0;
 	for (size_t k = 0; k < r->nr_tl; k++) {

@@ -461,6 +461,8 @@ int hpm_record__drain(struct hpm_record *r, hpm_record_fn fn, void *arg)
 		total++;
 	}
 	hpm__order_begin(r->order, mono_ns());
+	if (r->tl_poll && (rc = hpm__record_timeline_poll(r, r->order, mono_ns())) < 0)
+		return rc; /* before Linux 6.12: the groups read here when due */
 	for (size_t c = 0; c < r->nr_cpu; c++) {
 		if (r->ring[c].base && (rc = drain_buffer(r, c)) < 0)
 			return rc; /* a buffer not read: nothing is known safe */

@@ -64,6 +64,9 @@ static const char record_usage[] =
 	"  -m, --mmap-pages N     ring buffer pages per CPU, a power of two (default 128)\n"
 	"      --timeline-interval MS  read every event per thread each MS ms of its\n"
 	"                         running time, for report --timeline (default 10; 0: off)\n"
+	"      --timeline-mode M  auto (default: per thread where the kernel can, Linux\n"
+	"                         6.12, else poll) or poll: hpmon reads the whole\n"
+	"                         process every MS ms of wall time\n"
 	"      --force            sample even above the kernel's sample-rate limit\n"
 	"      --no-cache         do not keep the kernel's symbols for later reports\n"
 	"  -q, --quiet            no summary on stderr\n"
@@ -110,7 +113,7 @@ static int parse_callgraph(struct record_opts *o, const char *arg)
 }
 
 enum { OPT_RANDOM = 256, OPT_SEED, OPT_CALLGRAPH, OPT_FORCE, OPT_NO_CACHE, OPT_ON_ERROR,
-       OPT_TIMELINE };
+       OPT_TIMELINE, OPT_TIMELINE_MODE };
 
 static int parse_opts(int argc, char **argv, struct record_opts *o)
 {
@@ -131,6 +134,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "on-error", required_argument, NULL, OPT_ON_ERROR },
 		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
+		{ "timeline-mode", required_argument, NULL, OPT_TIMELINE_MODE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -198,6 +202,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 						   "60000, not '%s'", optarg);
 			o->timeline_ns = v * 1000000;
 			o->timeline_given = true;
+			break;
+		case OPT_TIMELINE_MODE:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "poll"))
+				return usage_error("--timeline-mode takes auto or poll, not '%s'", optarg);
+			o->timeline_poll = !strcmp(optarg, "poll");
 			break;
 		case 'q': o->quiet = true; break;
 		case 'h':
@@ -350,7 +359,14 @@ static int loop(struct hpm_record *rec, struct rec_run *run, struct child *ch,
 		if (ch && ch->pidfd >= 0)
 			p[n++] = (struct pollfd){ .fd = ch->pidfd, .events = POLLIN };
 		p[n++] = (struct pollfd){ .fd = rfd, .events = POLLIN };
-		int rc = poll(p, n, 100);
+		/* a timeline read by hpmon (before Linux 6.12): its readings
+		 * are taken in the drain, so wake up when the next one is due */
+		int wait_ms = 100;
+		uint64_t due = hpm_record__timeline_due(rec), now = now_ns(CLOCK_MONOTONIC);
+		if (due)
+			wait_ms = due <= now ? 0 : due - now >= 100000000 ? 100
+					     : (int)((due - now + 999999) / 1000000);
+		int rc = poll(p, n, wait_ms);
 		if (rc < 0 && errno != EINTR)
 			return -errno;
 		rc = hpm_record__drain(rec, on_record, run);
@@ -537,6 +553,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	ro.stack_bytes = o->stack_bytes;
 	ro.mmap_pages = o->mmap_pages;
 	ro.timeline_ns = o->tg.system ? 0 : o->timeline_ns; /* per thread: not system-wide */
+	ro.timeline_poll = o->timeline_poll;
 	/* location events: resolved once the command exec'd (or now, in the
 	 * processes given), against the program and its libraries */
 	ro.stop_at_exec = locations && ro.target == HPM_TARGET_EXEC;
@@ -571,6 +588,8 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	run->w = record_start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
+	if (hpm_record__timeline_mode(rec) == HPM_TIMELINE_POLL)
+		rec_timeline__mark_idle(run->tl);
 	install_signals();
 	if (ro.target != HPM_TARGET_EXEC)
 		hpm_record__enable(rec);

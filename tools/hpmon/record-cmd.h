@@ -37,6 +37,7 @@ struct record_opts {
 	bool stop_on_error;         /* --on-error=stop */
 	uint64_t timeline_ns;       /* --timeline-interval, 0: none */
 	bool timeline_given;
+	bool timeline_poll;         /* --timeline-mode poll */
 	char **argv;
 };
 
@@ -59,6 +60,11 @@ void rec_timeline__free(struct rec_timeline *t);
  * last time seen. 0, or -errno (the writer's, or -ENOMEM). */
 int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 		      const struct hpm_read_rec *r);
+/* The readings come at every interval, counting or not (a timeline read
+ * by hpmon, HPM_TIMELINE_POLL): the first and the last reading of a
+ * quiet spell (none counted) are written too, with zero counts, so that
+ * the spell shows where it is. */
+void rec_timeline__mark_idle(struct rec_timeline *t);
 /* A record of time @time was written: the final readings' time. */
 void rec_timeline__saw(struct rec_timeline *t, uint64_t time);
 

@@ -96,6 +96,27 @@ struct hpm_profile_writer *record_start_profile(const struct record_opts *o,
 	return w;
 }
 
+/* Which way the timeline was read, once: what a polled one misses. */
+static void timeline_summary(const struct record_opts *o, struct hpm_record *rec)
+{
+	double ms = (double)o->timeline_ns / 1e6;
+
+	switch (hpm_record__timeline_mode(rec)) {
+	case HPM_TIMELINE_OFF:
+		break;
+	case HPM_TIMELINE_TIMERS:
+		fprintf(stderr, "hpmon record: timeline: every thread read by the kernel every %g ms "
+			"of its running time\n", ms);
+		break;
+	case HPM_TIMELINE_POLL:
+		fprintf(stderr, "hpmon record: note: timeline: all threads read together by hpmon "
+			"every %g ms of wall time (%s): no lane per thread, no multiplexing "
+			"coverage, and no reading while hpmon waits for a CPU\n", ms,
+			o->timeline_poll ? "--timeline-mode poll"
+					 : "this kernel cannot read each thread's counts; Linux 6.12 can");
+		break;
+	}
+}
 
 void record_summary(const struct record_opts *o, struct hpm_record *rec,
 		    struct hpm_evlist *list, uint64_t bytes)
@@ -112,8 +133,9 @@ void record_summary(const struct record_opts *o, struct hpm_record *rec,
 		if (o->timeline_ns && !hpm_record__timeline(rec) && (o->timeline_given || !o->tg.system))
 			fprintf(stderr, "hpmon record: note: no timeline: %s\n", o->tg.system
 				? "counts per thread are not read system-wide (-a, -C)"
-				: "this kernel cannot read groups in inherited threads (Linux 6.12 can), "
-				  "or no event can carry it (exec: locations)");
+				: "no event could be read at an interval (exec: locations are not; "
+				  "or the kernel refused the readings)");
+		timeline_summary(o, rec);
 		for (size_t i = 0; i < hpm_evlist__count(list); i++)
 			if (hpm_record__event_how(rec, i))
 				fprintf(stderr, "hpmon record: %s: %s\n",

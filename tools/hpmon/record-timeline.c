@@ -4,7 +4,10 @@
  * thread's counts on one CPU so far) made TIMELINE records (the counts
  * since that thread's previous reading there), so that a thread's
  * records add up to its counts and each is small. A reading that
- * counted nothing new is not written.
+ * counted nothing new is not written (with rec_timeline__mark_idle, the
+ * first and the last of a quiet spell are: readings at every interval,
+ * hpmon's own before Linux 6.12, then show where the counting stopped
+ * and where it started again, not only the reading after).
  *
  * The previous reading of each (thread, CPU, event) is kept in a hash
  * table; a thread's final reading resets its entries, so that a thread
@@ -29,6 +32,8 @@ struct tl_ent {
 	pid_t tid;          /* 0: empty */
 	uint32_t cpu, ev;
 	uint64_t value, enabled, running;
+	bool moved;         /* idle_marks: the last reading written counted */
+	uint64_t idle_time; /* idle_marks: the last one that did not, not written */
 };
 
 struct rec_timeline {
@@ -36,7 +41,9 @@ struct rec_timeline {
 	size_t cap, nr;     /* cap a power of two */
 	uint64_t *delta;    /* one record's values */
 	size_t delta_cap;
+	uint64_t *zeros;    /* [delta_cap] */
 	uint64_t last_time; /* of the last reading: the final ones' */
+	bool idle_marks;    /* rec_timeline__mark_idle */
 };
 
 struct rec_timeline *rec_timeline__new(void)
@@ -50,6 +57,7 @@ void rec_timeline__free(struct rec_timeline *t)
 		return;
 	free(t->v);
 	free(t->delta);
+	free(t->zeros);
 	free(t);
 }
 
@@ -120,6 +128,11 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 		if (!d)
 			return -ENOMEM;
 		t->delta = d;
+		uint64_t *z = calloc(r->nr_values, sizeof(*z));
+		if (!z)
+			return -ENOMEM;
+		free(t->zeros);
+		t->zeros = z;
 		t->delta_cap = r->nr_values;
 	}
 	bool any = false;
@@ -154,15 +167,40 @@ int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 	uint64_t time = r->time ? r->time : t->last_time;
 	if (time > t->last_time)
 		t->last_time = time;
-	if (!any)
-		return 0;
 	struct hpm_prec p = { .type = HPM_PREC_TIMELINE };
+	struct tl_ent *e0 = t->idle_marks ? entry(t, r->tid, r->cpu, r->ev, false) : NULL;
+	if (e0 && !any && !e0->moved) {
+		e0->idle_time = time; /* quiet on: written if it is the last one */
+		return 0;
+	}
+	if (e0 && any && e0->idle_time) {
+		/* the quiet spell's last reading: the counts start again after it */
+		p.read = *r;
+		p.read.time = e0->idle_time;
+		p.read.final = false;
+		p.read.enabled = p.read.running = 0;
+		p.read.values = t->zeros;
+		int rc = hpm_profile_writer__add(w, &p);
+		if (rc)
+			return rc;
+	}
+	if (e0) { /* a quiet spell's first reading is written: where it stopped */
+		e0->moved = any;
+		e0->idle_time = 0;
+	}
+	if (!any && !e0)
+		return 0;
 	p.read = *r;
 	p.read.time = time;
 	p.read.enabled = den;
 	p.read.running = drun;
 	p.read.values = t->delta;
 	return hpm_profile_writer__add(w, &p);
+}
+
+void rec_timeline__mark_idle(struct rec_timeline *t)
+{
+	t->idle_marks = true;
 }
 
 void rec_timeline__saw(struct rec_timeline *t, uint64_t time)
