@@ -10,12 +10,17 @@
  *  - the final readings add up to the samples of page-faults, which
  *    samples every fault: exactly, over every thread;
  *  - a group's reading holds its members, in order: page-faults and
- *    minor-faults are equal in every reading (no major faults here);
+ *    minor-faults (no major faults here) are equal in the final readings;
+ *    a reading taken while a thread is inside a fault may find the first
+ *    counted and not yet the second (the kernel counts them at the fault's
+ *    start and end), so minor-faults may trail by a fault a thread;
  *  - readings and samples are on the reader's CLOCK_MONOTONIC, between
  *    the times taken before the session opened and after it ended;
  *  - readings come one interval apart: the median gap between two
- *    readings of a CPU is within 0.9 and 2 intervals (late wake-ups on a
- *    loaded machine make some gaps longer, the next one shorter);
+ *    readings of a CPU is at least 0.9 intervals, and at most 2 intervals
+ *    plus the latest the reading loop woke after a reading was due (on a
+ *    loaded machine the loop waits for a CPU; that wait is measured, not
+ *    assumed);
  *  - without timeline_poll, the mode is the kernel's: timers from Linux
  *    6.12, readings by the session before.
  */
@@ -40,6 +45,7 @@
 #define PHASES HPM_TEST_WORKLOADS "/phases"
 #define INTERVAL_NS 10000000ull
 #define MAX_READS 20000
+#define WORKERS 3 /* phases' two threads and its main thread */
 
 static uint64_t mono(void)
 {
@@ -86,6 +92,7 @@ struct seen {
 	struct reading *r;
 	size_t nr;
 	uint32_t width;           /* values per reading */
+	uint64_t late;            /* the latest the loop woke after a reading was due */
 };
 
 static int on_rec(const struct hpm_prec *p, void *arg)
@@ -148,6 +155,9 @@ static enum hpm_timeline_mode record(const char *spec, bool poll, struct seen *s
 		if (mode == HPM_TIMELINE_POLL)
 			assert_true(due > 0);
 		usleep(due > now && due - now < 100000000 ? (useconds_t)((due - now) / 1000) : 1000);
+		uint64_t woke = mono();
+		if (due && woke > due && woke - due > s->late)
+			s->late = woke - due;
 	}
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	hpm_record__disable(r);
@@ -182,8 +192,13 @@ static void check_polled(struct seen *s)
 		assert_true(x->cpu < 64);
 		assert_true(x->v[0] >= last[x->cpu]); /* counts so far: they only grow */
 		last[x->cpu] = x->v[0];
-		if (s->width == 2)
-			assert_int_equal(x->v[0], x->v[1]);
+		if (s->width == 2) {
+			assert_true(x->v[1] <= x->v[0]);
+			if (x->final)
+				assert_int_equal(x->v[0], x->v[1]);
+			else
+				assert_true(x->v[0] - x->v[1] <= WORKERS);
+		}
 		if (x->final) {
 			final += x->v[0];
 			nr_final++;
@@ -205,7 +220,7 @@ static void check_polled(struct seen *s)
 	print_message("# %zu readings, median gap %.2f ms, %llu samples\n", s->nr,
 		      (double)median / 1e6, (unsigned long long)s->samples);
 	assert_true(median >= INTERVAL_NS * 9 / 10);
-	assert_true(median <= INTERVAL_NS * 2);
+	assert_true(median <= INTERVAL_NS * 2 + s->late);
 	free(gaps);
 }
 
