@@ -46,19 +46,32 @@ static double scaled(const struct stat_event *e, const struct hpm_count *c)
 }
 
 /*
- * perf's figure after '#' for an event without a metric of its own: GHz
- * for cycles, a rate per second of task-clock for other events. (The
- * ratios perf prints, insn per cycle, miss ratios and CPUs utilized, are
- * metrics of the "default" group in data/metrics-*.txt.) A row (@row: a
- * thread, process or CPU) divides by its own clock, as perf does: the
- * total's would give the thread a rate it never had. No clock event, or
- * the row's did not run: no rate (perf prints none either).
+ * perf's figure after '#' for an event without a metric of its own: CPUs
+ * utilized for a clock (its CPU time over the elapsed time: one
+ * interval's with -I), GHz for cycles, a rate per second of task-clock
+ * for other events. (The ratios perf prints, insn per cycle and miss
+ * ratios, are metrics of the "default" group in data/metrics-*.txt, read
+ * only for a list with a hardware event; CPUs utilized is computed here,
+ * as perf does, so that a list of software events needs no metric set:
+ * tests/unit/test-stat-clockfig.c checks that it gives what the
+ * software metrics would.) A row (@row: a thread, process or CPU) divides
+ * by its own clock, as perf does: the total's would give the thread a
+ * rate it never had. No clock event, or the row's did not run: no rate
+ * (perf prints none either).
  */
 static bool rate(const struct stat_report *r, const struct stat_row *row,
 		 const struct stat_event *e, double v, double *val, const char **unit)
 {
 	double secs = 0;
-	if (e->clock || (e->unit && e->unit[0]) || r->per_second)
+	if (e->clock) {
+		uint64_t span = r->interval ? r->span_ns : r->elapsed_ns;
+		if (!span)
+			return false;
+		*val = v / (double)span;
+		*unit = "CPUs utilized";
+		return true;
+	}
+	if ((e->unit && e->unit[0]) || r->per_second)
 		return false;
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		const struct hpm_count *c = row ? &row->c[i] : &r->ev[i].c;
