@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,6 +283,11 @@ int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges)
 			return -1;
 	}
 	return *nr ? 0 : -1;
+}
+
+void target_init(struct target *t)
+{
+	memset(t, 0, offsetof(struct target, ids));
 }
 
 int target_option(struct target *t, int c, const char *arg, const char **why)

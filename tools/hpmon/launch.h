@@ -59,15 +59,20 @@ int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges);
 
 #define TARGET_MAX_IDS 1024
 
-/* What stat and record measure besides a command: -p, -t, -a, -C. */
+/* What stat and record measure besides a command: -p, -t, -a, -C. The
+ * id arrays are read only up to their counts: target_init() sets the
+ * counts alone, and leaves the 8 KiB of arrays untouched. */
 struct target {
-	pid_t ids[TARGET_MAX_IDS];  /* -p or -t */
 	size_t nr_ids;
 	bool by_tid;                /* -t */
 	bool system;                /* -a or -C */
-	int cpus[TARGET_MAX_IDS];   /* -C */
 	size_t nr_cpus;
+	pid_t ids[TARGET_MAX_IDS];  /* -p or -t */
+	int cpus[TARGET_MAX_IDS];   /* -C */
 };
+
+/* An empty target (nothing but a command); a zeroed one is empty too. */
+void target_init(struct target *t);
 
 /*
  * Option @c with argument @arg into @t: 1 when @c is -p, -t, -a or -C, 0
