@@ -48,6 +48,12 @@ extern volatile sig_atomic_t child_pid;
  * terminal, which the command got too. hpmon then waits for the command,
  * prints what was counted or recorded and exits 128 + the signal, as perf
  * does: a signal sent to hpmon alone ends the measurement.
+ *
+ * In a process that starts a command, these are the only signal handlers:
+ * the command's process shares hpmon's memory until its exec and resets
+ * these four alone to their default (child_start() does not ask the
+ * kernel which others have a handler). A command that needs another
+ * handler must install it here, and have the child reset it too.
  */
 void install_signals(void);
 /* What hpmon exits with after a command that ended with @status: 128 + the
