@@ -15,13 +15,11 @@
 #include <hpmon/hpmon.h>
 
 struct hpm_ctx {
-	char sysfs[PATH_MAX];
-	char procfs[PATH_MAX];
-	char tracefs[PATH_MAX]; /* "" when none */
-	/* Why there is none: -ENOENT not mounted, -EACCES mounted at
+	char *sysfs;            /* the roots, without a trailing '/' */
+	char *procfs;
+	/* Why there is no tracefs: -ENOENT not mounted, -EACCES mounted at
 	 * tracefs_closed but closed to the caller (mode 0700). */
 	int tracefs_err;
-	char tracefs_closed[PATH_MAX];
 	/* mount tracefs when an event needs it (hpm_ctx_opts.mount_tracefs,
 	 * default roots only); once, under tracefs_lock */
 	bool tracefs_looked;    /* tracefs and tracefs_err found (at the first need) */
@@ -39,6 +37,11 @@ struct hpm_ctx {
 	int pmus_err;
 	struct hpm_pmu_ent *pmus; /* core PMUs first, then the rest, each sorted */
 	size_t nr_pmus;
+	/* Last, and not zeroed by hpm_ctx__new: 8 KiB that a command with no
+	 * tracepoint never touches. Written when tracefs is looked for
+	 * (tracefs_looked), or given. */
+	char tracefs[PATH_MAX]; /* "" when none */
+	char tracefs_closed[PATH_MAX];
 };
 
 /* What the context knows of one listed PMU (pmu.c fills it, under

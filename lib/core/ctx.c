@@ -2,6 +2,7 @@
 /* The library context: the roots it reads and its log callback. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,21 @@ static int set_root(char *dst, const char *src)
 	/* "/" alone stays; a trailing slash otherwise goes, so joins are clean */
 	while (n > 1 && dst[n - 1] == '/')
 		dst[--n] = '\0';
+	return 0;
+}
+
+/* A root of its own: *@dst allocated, 0 or -errno. */
+static int dup_root(char **dst, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= PATH_MAX)
+		return -ENAMETOOLONG;
+	*dst = malloc(n + 1);
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src, n + 1);
+	while (n > 1 && (*dst)[n - 1] == '/')
+		(*dst)[--n] = '\0';
 	return 0;
 }
 
@@ -63,12 +79,16 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	struct hpm_ctx *ctx = calloc(1, sizeof(*ctx));
+	/* not calloc: the tracefs paths at the end (16 KiB of roots once)
+	 * stay untouched until tracefs is needed, and a start faults in only
+	 * the memory it uses (docs/hpmon-stat.md, START-UP) */
+	struct hpm_ctx *ctx = malloc(sizeof(*ctx));
 	const char *sysfs = "/sys", *procfs = "/proc", *tracefs = NULL;
 	int err;
 
 	if (!ctx)
 		return NULL;
+	memset(ctx, 0, offsetof(struct hpm_ctx, tracefs));
 	pthread_mutex_init(&ctx->pmu_lock, NULL);
 	pthread_mutex_init(&ctx->tracefs_lock, NULL);
 	if (HPM_OPTS_GET(opts, sysfs_root, NULL))
@@ -78,11 +98,12 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 	tracefs = HPM_OPTS_GET(opts, tracefs_root, NULL);
 	ctx->log = HPM_OPTS_GET(opts, log, NULL);
 	ctx->log_arg = HPM_OPTS_GET(opts, log_arg, NULL);
-	err = set_root(ctx->sysfs, sysfs);
+	err = dup_root(&ctx->sysfs, sysfs);
 	if (!err)
-		err = set_root(ctx->procfs, procfs);
+		err = dup_root(&ctx->procfs, procfs);
 	if (!err && tracefs) {
 		err = set_root(ctx->tracefs, tracefs);
+		ctx->tracefs_closed[0] = '\0';
 		ctx->tracefs_looked = true;
 	} else if (!err) {
 		/* looked for at the first need (look_tracefs): most command
@@ -163,6 +184,8 @@ void hpm_ctx__free(struct hpm_ctx *ctx)
 	free(ctx->pmus);
 	pthread_mutex_destroy(&ctx->pmu_lock);
 	pthread_mutex_destroy(&ctx->tracefs_lock);
+	free(ctx->sysfs);
+	free(ctx->procfs);
 	free(ctx);
 }
 

@@ -7,8 +7,8 @@
 #  - `stat -e task-clock` reads nothing the command line does not need: no
 #    /proc/cpuinfo, no cpufreq, no sysfs PMU file and no tracefs (a
 #    software event needs no PMU; the metric set is read at the first
-#    need, and perf's figure beside task-clock, CPUs utilized, comes from
-#    the software metrics alone, with no family to detect in sysfs);
+#    need, and perf's figure beside task-clock, CPUs utilized, is stat's
+#    own, with no metric file to read and no family to detect in sysfs);
 #  - the default event set, and events of the recorded Skylake tree
 #    (HPMON_SYSFS_ROOT), resolve with each file read once.
 # The counts are exact: a file read twice is a regression, whatever it costs.

@@ -53,7 +53,7 @@ static void describe_target(const struct stat_opts *o, char *buf, size_t len)
 
 int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 {
-	struct stat_opts *o = calloc(1, sizeof(*o));
+	struct stat_opts *o = stat_opts_new();
 	struct stat_report r = { 0 };
 	struct stat_out out = { 0 };
 	struct out_file of = { .fd = -1 };

@@ -48,6 +48,12 @@ extern volatile sig_atomic_t child_pid;
  * terminal, which the command got too. hpmon then waits for the command,
  * prints what was counted or recorded and exits 128 + the signal, as perf
  * does: a signal sent to hpmon alone ends the measurement.
+ *
+ * In a process that starts a command, these are the only signal handlers:
+ * the command's process shares hpmon's memory until its exec and resets
+ * these four alone to their default (child_start() does not ask the
+ * kernel which others have a handler). A command that needs another
+ * handler must install it here, and have the child reset it too.
  */
 void install_signals(void);
 /* What hpmon exits with after a command that ended with @status: 128 + the
@@ -59,15 +65,20 @@ int parse_list(const char *arg, int *out, size_t max, size_t *nr, bool ranges);
 
 #define TARGET_MAX_IDS 1024
 
-/* What stat and record measure besides a command: -p, -t, -a, -C. */
+/* What stat and record measure besides a command: -p, -t, -a, -C. The
+ * id arrays are read only up to their counts: target_init() sets the
+ * counts alone, and leaves the 8 KiB of arrays untouched. */
 struct target {
-	pid_t ids[TARGET_MAX_IDS];  /* -p or -t */
 	size_t nr_ids;
 	bool by_tid;                /* -t */
 	bool system;                /* -a or -C */
-	int cpus[TARGET_MAX_IDS];   /* -C */
 	size_t nr_cpus;
+	pid_t ids[TARGET_MAX_IDS];  /* -p or -t */
+	int cpus[TARGET_MAX_IDS];   /* -C */
 };
+
+/* An empty target (nothing but a command); a zeroed one is empty too. */
+void target_init(struct target *t);
 
 /*
  * Option @c with argument @arg into @t: 1 when @c is -p, -t, -a or -C, 0

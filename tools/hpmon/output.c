@@ -278,3 +278,22 @@ int out_close_std(int rc)
 		rc = HPM_EXIT_FAIL;
 	return rc;
 }
+
+void out_at_once(FILE *f, void (*print)(FILE *f, void *arg), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m) {
+		print(m, arg);
+		if (fclose(m) == 0)
+			fwrite(buf, 1, len, f);
+		else
+			print(f, arg); /* out of memory: nothing of it written yet */
+		free(buf);
+	} else {
+		print(f, arg);
+	}
+	fflush(f);
+}

@@ -81,4 +81,12 @@ void out_abort(struct out_file *of);
  */
 int out_close_std(int rc);
 
+/*
+ * @print(F, @arg) into memory, then all of it to @f in one write, and @f
+ * flushed: standard error is unbuffered, and text printed there piece by
+ * piece costs a system call per piece (13 for `hpmon stat -e task-clock`).
+ * Without the memory, @print writes to @f directly.
+ */
+void out_at_once(FILE *f, void (*print)(FILE *f, void *arg), void *arg);
+
 #endif

@@ -13,10 +13,11 @@
 #include "escape.h"
 #include "json.h"
 #include "outname.h"
+#include "output.h"
 #include "stat.h"
 
 /* 1234567 -> "1,234,567" */
-static void fmt_big(char *buf, size_t len, double v, bool big)
+void stat_fmt_big(char *buf, size_t len, double v, bool big)
 {
 	char tmp[64];
 	snprintf(tmp, sizeof(tmp), "%.0f", v);
@@ -46,19 +47,27 @@ static double scaled(const struct stat_event *e, const struct hpm_count *c)
 }
 
 /*
- * perf's figure after '#' for an event without a metric of its own: GHz
- * for cycles, a rate per second of task-clock for other events. (The
- * ratios perf prints, insn per cycle, miss ratios and CPUs utilized, are
- * metrics of the "default" group in data/metrics-*.txt.) A row (@row: a
- * thread, process or CPU) divides by its own clock, as perf does: the
- * total's would give the thread a rate it never had. No clock event, or
- * the row's did not run: no rate (perf prints none either).
+ * perf's figure after '#' for an event without a metric of its own: CPUs
+ * utilized for a clock (over the elapsed time, an interval's with -I: as
+ * perf, and as the metric set's cpus_utilized, test-stat-clockfig.c), GHz
+ * for cycles, a rate per second of task-clock for other events. (insn per
+ * cycle and miss ratios are metrics of the "default" group in
+ * data/metrics-*.txt.) A row (@row: a thread, process or CPU) divides by
+ * its own clock, as perf does: the total's would give the thread a rate
+ * it never had. No clock event, or the row's did not run: no rate (perf
+ * prints none either).
  */
 static bool rate(const struct stat_report *r, const struct stat_row *row,
 		 const struct stat_event *e, double v, double *val, const char **unit)
 {
 	double secs = 0;
-	if (e->clock || (e->unit && e->unit[0]) || r->per_second)
+	if (e->clock) {
+		uint64_t span = r->interval ? r->span_ns : r->elapsed_ns;
+		*val = span ? v / (double)span : 0;
+		*unit = "CPUs utilized";
+		return span != 0;
+	}
+	if ((e->unit && e->unit[0]) || r->per_second)
 		return false;
 	for (size_t i = 0; i < r->nr_ev; i++) {
 		const struct hpm_count *c = row ? &row->c[i] : &r->ev[i].c;
@@ -329,7 +338,7 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 		snprintf(num, sizeof(num), "%.2f", sh.value);
 		unit = e->unit;
 	} else {
-		fmt_big(num, sizeof(num), sh.value, o->big_num);
+		stat_fmt_big(num, sizeof(num), sh.value, o->big_num);
 	}
 	nf = figures(r, &sh, i, f, units);
 	if (nf)
@@ -717,75 +726,33 @@ void stat_print_notes(const struct stat_out *o, const struct stat_report *r)
 	fflush(o->f);
 }
 
-void stat_print(const struct stat_out *o, const struct stat_report *r)
+struct print_job {
+	const struct stat_out *o;
+	const struct stat_report *r;
+};
+
+static void print_report(FILE *f, void *arg)
 {
-	switch (o->fmt) {
-	case FMT_HUMAN: print_human(o, r); break;
-	case FMT_CSV: print_csv(o, r); break;
-	case FMT_JSON: print_json(o, r); break;
+	const struct print_job *p = arg;
+	struct stat_out o = *p->o;
+
+	o.f = f;
+	switch (o.fmt) {
+	case FMT_HUMAN: print_human(&o, p->r); break;
+	case FMT_CSV: print_csv(&o, p->r); break;
+	case FMT_JSON: print_json(&o, p->r); break;
 	}
-	fflush(o->f);
 }
 
-void stat_print_trace(const struct stat_out *o, const struct stat_report *r,
-		      enum hpm_task_event what, const struct hpm_task *t,
-		      double ts, const struct hpm_count *counts)
+/* The report (or an -I interval) in one write (output.h) */
+void stat_print(const struct stat_out *o, const struct stat_report *r)
 {
-	static const char *const words[] = { "fork", "exec", "exit" };
-	const char *w = words[what];
-	char kind[24];
+	struct print_job p = { o, r };
+	out_at_once(o->f, print_report, &p);
+}
 
-	if (what == HPM_TASK_FORK)
-		snprintf(kind, sizeof(kind), "%s", t->thread ? "thread-start" : "fork");
-	else if (what == HPM_TASK_EXIT)
-		snprintf(kind, sizeof(kind), "%s",
-			 t->thread || t->tid != t->pid ? "thread-exit" : "exit");
-	else
-		snprintf(kind, sizeof(kind), "%s", w);
-
-	if (o->fmt == FMT_JSON) {
-		struct json j;
-		json_init(&j, o->f, false);
-		json_obj_open(&j, NULL);
-		json_str(&j, "trace", kind);
-		json_dbl(&j, "time", ts);
-		json_i64(&j, "pid", t->pid);
-		json_i64(&j, "tid", t->tid);
-		json_i64(&j, "ppid", t->ppid);
-		json_str(&j, "comm", t->comm);
-		if (counts) {
-			json_arr_open(&j, "events");
-			for (size_t i = 0; i < r->nr_ev; i++)
-				json_event(&j, r, i, NULL, &counts[i], J_PLAIN);
-			json_arr_close(&j);
-		}
-		json_obj_close(&j);
-		json_end(&j);
-		return;
-	}
-	const char *s = o->fmt == FMT_CSV ? o->sep : " ";
-	if (o->fmt == FMT_CSV)
-		fprintf(o->f, "trace%s%.9f%s%s%s%d%s%d%s%d%s%s", s, ts, s, kind, s, t->pid, s,
-			t->tid, s, t->ppid, s, esc_csv(t->comm, s));
-	else
-		fprintf(o->f, "# %12.6f %-12s pid %-7d tid %-7d ppid %-7d %-16s", ts, kind,
-			t->pid, t->tid, t->ppid, esc_text(t->comm));
-	if (counts)
-		for (size_t i = 0; i < r->nr_ev; i++) {
-			char num[64];
-			if (counts[i].err || !counts[i].running) {
-				snprintf(num, sizeof(num), "-");
-			} else if (r->ev[i].clock) {
-				snprintf(num, sizeof(num), "%.2f", hpm_count__scaled(&counts[i]) / 1e6);
-			} else {
-				fmt_big(num, sizeof(num), scaled(&r->ev[i], &counts[i]),
-					o->fmt == FMT_HUMAN && o->big_num);
-			}
-			if (o->fmt == FMT_CSV)
-				fprintf(o->f, "%s%s", s, num);
-			else
-				fprintf(o->f, " %s=%s", esc_text(r->ev[i].name), num);
-		}
-	fputc('\n', o->f);
-	fflush(o->f);
+void stat_json_event_counts(struct json *j, const struct stat_report *r, size_t i,
+			    const struct hpm_count *c)
+{
+	json_event(j, r, i, NULL, c, J_PLAIN);
 }

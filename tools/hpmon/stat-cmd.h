@@ -28,16 +28,13 @@
 #define MAX_METRIC_ARGS METRIC_ARGS_MAX
 
 struct stat_opts {
-	char events[4096];
 	bool events_given;
-	struct target tg;           /* -p, -t, -a, -C */
 	enum stat_agg agg;
 	long interval_ms;
 	int repeat;
 	const char *sep;
 	bool json;
 	const char *output;         /* -o, templates expanded (outname.h) */
-	char output_name[4096];
 	bool append;
 	bool trace;
 	bool no_big_num;
@@ -54,11 +51,23 @@ struct stat_opts {
 	const char *mfiles[MAX_METRIC_ARGS];
 	size_t nr_mfiles;
 	bool per_second, per_kinst;
+	/*
+	 * The large parts last: stat_opts_new() zeroes what comes before
+	 * them and leaves them as they are, read only as far as written (a
+	 * string, the ids up to their count), so that a start touches only
+	 * the memory it uses (docs/hpmon-stat.md, START-UP).
+	 */
+	char events[4096];
+	struct target tg;           /* -p, -t, -a, -C (target_init) */
+	char output_name[4096];     /* -o expanded: written before it is read */
 };
 
 /* ---- stat-opts.c ---- */
 
-/* Parse the command line into @o (zeroed by the caller): 0, -1 after
+/* New options, every field zero or empty; NULL when out of memory. Freed
+ * with free(). */
+struct stat_opts *stat_opts_new(void);
+/* Parse the command line into @o (from stat_opts_new()): 0, -1 after
  * --help (printed), or HPM_EXIT_USAGE after saying why. @o keeps
  * pointers into @argv. */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);

@@ -152,6 +152,30 @@ static void counters(struct hpm_ctx *ctx, struct hpm_plan_opts *po)
 	stat_core_counters(ctx, &po->nr_general, &po->nr_fixed, NULL, 0);
 }
 
+/* Read the metric set, select @a's metrics and perf's figures beside the
+ * counts (the "default" group), and plan their events. */
+static int load_set(struct stat_metrics *sm, const struct metric_args *a, bool any)
+{
+	int rc = metric_args_load(sm->ctx, "stat", a, &sm->ms, &sm->sel);
+	if (rc)
+		return rc;
+	/* perf's figures beside the counts */
+	hpm_msel__add_bound(sm->sel, "default");
+
+	struct hpm_plan_opts po = { .sz = sizeof(po), .nr_general = 0, .nr_fixed = -1 };
+	if (any)
+		counters(sm->ctx, &po);
+	rc = hpm_msel__plan(sm->sel, &po, &sm->spec);
+	if (rc) {
+		fprintf(stderr, "hpmon stat: cannot plan the metrics' events: %s\n", hpm_strerror(rc));
+		return HPM_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < hpm_msel__nr_notes(sm->sel); i++)
+		add_note(sm, hpm_msel__note(sm->sel, i));
+	cost_note(sm);
+	return 0;
+}
+
 int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 		       struct stat_metrics **out)
 {
@@ -166,26 +190,18 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 	sm->per_second = o->per_second;
 	sm->per_kinst = o->per_kinst;
 	sm->kinst = SIZE_MAX;
-	rc = metric_args_load(ctx, "stat", &o->metrics, &sm->ms, &sm->sel);
-	if (rc) {
+	/*
+	 * No metric asked: only perf's figures beside the counts, which add
+	 * no event. The set is read when the list is known, and only if it
+	 * has an event that is not a software one (stat_metrics_bind): a
+	 * software event's figure is print-stat.c's own (CPUs utilized, a
+	 * rate), so `stat -e task-clock` starts without parsing the metric
+	 * files (docs/hpmon-stat.md, START-UP).
+	 */
+	if (any && (rc = load_set(sm, &o->metrics, true))) {
 		stat_metrics_free(sm);
 		return rc;
 	}
-	/* perf's figures beside the counts */
-	hpm_msel__add_bound(sm->sel, "default");
-
-	struct hpm_plan_opts po = { .sz = sizeof(po), .nr_general = 0, .nr_fixed = -1 };
-	if (any)
-		counters(ctx, &po);
-	rc = hpm_msel__plan(sm->sel, &po, &sm->spec);
-	if (rc) {
-		fprintf(stderr, "hpmon stat: cannot plan the metrics' events: %s\n", hpm_strerror(rc));
-		stat_metrics_free(sm);
-		return HPM_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < hpm_msel__nr_notes(sm->sel); i++)
-		add_note(sm, hpm_msel__note(sm->sel, i));
-	cost_note(sm);
 	*out = sm;
 	return 0;
 }
@@ -265,17 +281,43 @@ static void mark_derived(struct stat_report *r, const struct hpm_evlist *list)
 	}
 }
 
+/* Does @list count software events only (no default metric binds)? */
+static bool software_only(const struct hpm_evlist *list)
+{
+	for (size_t i = 0; i < hpm_evlist__count(list); i++)
+		if (hpm_event__attr(hpm_evlist__event(list, i))->type != PERF_TYPE_SOFTWARE)
+			return false;
+	return true;
+}
+
 int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
 		      struct stat_report *r)
 {
-	int rc = hpm_msel__bind(sm->sel, list, sm->first);
-	size_t n;
+	size_t n = 0;
+	int rc;
 
-	if (rc) {
-		fprintf(stderr, "hpmon stat: cannot bind the metrics: %s\n", hpm_strerror(rc));
-		return HPM_EXIT_FAIL;
+	/* perf's default figures of a list with a hardware event: the set
+	 * read now (once: -r binds again); they add no event to the list */
+	if (!sm->sel && !software_only(list)) {
+		const struct metric_args none = { 0 };
+		rc = load_set(sm, &none, false);
+		if (!rc && sm->spec && sm->spec[0]) {
+			fprintf(stderr, "hpmon stat: perf's default figures would add events "
+					"(%s): not expected\n", sm->spec);
+			rc = HPM_EXIT_FAIL;
+		}
+		if (rc)
+			return rc;
 	}
-	n = hpm_msel__count(sm->sel);
+	if (sm->sel) {
+		rc = hpm_msel__bind(sm->sel, list, sm->first);
+		if (rc) {
+			fprintf(stderr, "hpmon stat: cannot bind the metrics: %s\n",
+				hpm_strerror(rc));
+			return HPM_EXIT_FAIL;
+		}
+		n = hpm_msel__count(sm->sel);
+	}
 	free(r->metrics);
 	r->metrics = calloc(n ? n : 1, sizeof(*r->metrics));
 	if (!r->metrics)
@@ -295,11 +337,11 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
 	}
 	/* what the machine says of itself, only for a metric shown that
 	 * needs it (once: -r binds again) */
-	if (!sm->num_cpus && hpm_msel__uses(sm->sel, "num_cpus")) {
+	if (sm->sel && !sm->num_cpus && hpm_msel__uses(sm->sel, "num_cpus")) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		sm->num_cpus = cpus > 0 ? (int)cpus : -1; /* -1: not known */
 	}
-	if (!sm->cpu_hz && hpm_msel__uses(sm->sel, "cpu_hz")) {
+	if (sm->sel && !sm->cpu_hz && hpm_msel__uses(sm->sel, "cpu_hz")) {
 		double hz = read_cpu_hz(sm->ctx);
 		sm->cpu_hz = hz > 0 ? hz : -1;
 	}
@@ -481,7 +523,8 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 		r->ev[i].per_sec = ps[i];
 		r->ev[i].per_kinst = pk[i];
 	}
-	hpm_msel__eval(sm->sel, &env, mv);
+	if (sm->sel)
+		hpm_msel__eval(sm->sel, &env, mv);
 	for (size_t k = 0; k < r->nr_metrics; k++)
 		r->metrics[k].v = mv[k];
 	env.cov = NULL; /* rows: no slices of their own */
@@ -504,7 +547,8 @@ void stat_metrics_compute(struct stat_metrics *sm, struct stat_report *r)
 			continue;
 		fold(r, sm, row->c, sizeof(row->c[0]), row->mc, NULL, in, row->dval, row->dc,
 		     row->per_sec, row->per_kinst, secs);
-		hpm_msel__eval(sm->sel, &env, row->mv);
+		if (sm->sel)
+			hpm_msel__eval(sm->sel, &env, row->mv);
 	}
 out:
 	free(in);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hpmon stat's options, and its default events (stat-cmd.h). */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,17 @@ static const char stat_usage[] =
 	"Exit status: the command's own (128+N if signal N ended it); 127 if it could\n"
 	"not be run; 129 for bad options or events; 1 if counting failed.\n"
 	"See docs/hpmon-stat.md and docs/event-syntax.md.\n";
+
+struct stat_opts *stat_opts_new(void)
+{
+	struct stat_opts *o = malloc(sizeof(*o));
+	if (!o)
+		return NULL;
+	memset(o, 0, offsetof(struct stat_opts, events));
+	o->events[0] = '\0';
+	target_init(&o->tg);
+	return o;
+}
 
 int stat_append_events(struct stat_opts *o, const char *spec)
 {

@@ -168,6 +168,12 @@ void stat_merge_instances(struct stat_report *r);
 struct json;
 const char *stat_json_rows_key(const struct stat_report *r);
 void stat_json_row_id(struct json *j, const struct stat_report *r, const struct stat_row *row);
+/* Shared by the report and the trace lines (print-stat-trace.c), both in
+ * print-stat.c: event @i's JSON object with counts @c alone (no figure of
+ * the report's), and 1234567 as "1,234,567" (@big) or "1234567". */
+void stat_json_event_counts(struct json *j, const struct stat_report *r, size_t i,
+			    const struct hpm_count *c);
+void stat_fmt_big(char *buf, size_t len, double v, bool big);
 
 /* Final (or per-interval) report in the chosen format. */
 void stat_print(const struct stat_out *o, const struct stat_report *r);
