@@ -144,6 +144,13 @@ struct hpm_lost_rec { /* LOST, THROTTLE, UNTHROTTLE */
  * same events on the same CPU, so that a thread's records add up to its
  * counts.
  */
+/* hpmon record rounds each reading's counts down to this many
+ * significant bits and carries the rest into the thread's next reading
+ * (its last one is exact), so that a thread's readings add up to its
+ * counts; the profile writer's encoding is made for such values and
+ * stores any value exactly. */
+#define HPM_TIMELINE_BITS 12
+
 struct hpm_read_rec {
 	pid_t pid, tid;
 	uint32_t cpu;
@@ -156,6 +163,11 @@ struct hpm_read_rec {
 				    profile when it was on a counter all along */
 	uint32_t nr_values;      /* events ev, ev + 1 ... in the header's order */
 	const uint64_t *values;
+	/* TIMELINE: when the counts of this reading began (perf clock, ns):
+	 * the thread's previous reading on this CPU, or its start; at most
+	 * time. 0 when not known (profiles of minor version 1, and READ).
+	 * In a profile, times are whole microseconds. */
+	uint64_t start;
 };
 
 /* One record. Pointers inside point into the producer's buffers and stay

@@ -320,8 +320,10 @@ static int on_record(const struct hpm_prec *p, void *arg)
 			run->err = rc;
 		return rc == -EINVAL ? 0 : rc;
 	}
+	/* the timeline's spans: when threads started, and ran where */
+	if (rec_timeline__note(run->tl, p, hpm_record__timeline(run->rec)) && !run->err)
+		run->err = -ENOMEM;
 	if (p->type == HPM_PREC_SAMPLE) {
-		rec_timeline__saw(run->tl, p->sample.time);
 		if (p->sample.mode == HPM_MODE_KERNEL)
 			run->kernel_samples++;
 	}
