@@ -258,7 +258,12 @@ struct hpm_profile_writer;
 HPM_API struct hpm_profile_writer *
 hpm_profile_writer__new(int fd, const struct hpm_profile_meta *meta,
 			const struct hpm_profile_writer_opts *opts);
-/* Append one record. 0 or -errno (a write error of an earlier chunk). */
+/* Append one record. 0 or -errno (a write error of an earlier chunk;
+ * -EINVAL for a record the header's events cannot hold). TIMELINE records
+ * are kept (copied) and written at the end of their chunk, sorted by
+ * thread, CPU and event; their times are stored to a hundredth of the
+ * header's timeline_ns (whole microseconds, at least one), enabled and
+ * running to the microsecond (docs/profile-format.md). */
 HPM_API int hpm_profile_writer__add(struct hpm_profile_writer *w,
 				    const struct hpm_prec *r);
 /* Hand the records added so far to the disk as a chunk (and wait until

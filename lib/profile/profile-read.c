@@ -338,7 +338,7 @@ static void reset_dec(struct hpm_profile *p)
 	d->tl_pid = d->tl_tid = 0;
 	d->tl_cpu = d->tl_ev = 0;
 	d->tl_enabled = 0;
-	d->tl_time_us = d->tl_enabled_us = 0;
+	d->tl_time = d->tl_enabled_us = 0;
 	d->time = d->ip = d->period = 0;
 	d->pid = d->tid = 0;
 	d->cpu = d->ev = 0;

@@ -31,7 +31,7 @@ struct dec {
 	pid_t tl_pid, tl_tid;
 	uint32_t tl_cpu, tl_ev;
 	uint64_t tl_enabled;     /* minor 1's: ns */
-	uint64_t tl_time_us, tl_enabled_us; /* since minor 2 */
+	uint64_t tl_time, tl_enabled_us; /* since minor 2 (tl_time in the header's unit) */
 	uint64_t *tl_vals;       /* [nr_events] */
 };
 

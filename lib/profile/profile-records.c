@@ -134,7 +134,7 @@ static int dec_timeline(struct hpm_profile *p, struct cur *c, unsigned tag,
 			struct hpm_read_rec *t)
 {
 	struct dec *d = &p->d;
-	bool us = (tag & 0xf) == TAG_TIMELINE;
+	bool v2 = (tag & 0xf) == TAG_TIMELINE;
 
 	t->final = tag & TF_FINAL;
 	if (!(tag & TF_SAME_TASK)) {
@@ -153,19 +153,19 @@ static int dec_timeline(struct hpm_profile *p, struct cur *c, unsigned tag,
 	t->cpu = d->tl_cpu;
 	t->ev = d->tl_ev;
 	t->start = 0;
-	if (us) {
-		uint64_t prev = d->tl_time_us;
-		d->tl_time_us += (uint64_t)zz_dec(get_var(c));
+	if (v2) {
+		uint64_t prev = d->tl_time;
+		d->tl_time += (uint64_t)zz_dec(get_var(c));
 		uint64_t start = prev + (uint64_t)zz_dec(get_var(c));
-		if (start > d->tl_time_us)
+		if (start > d->tl_time)
 			return -1; /* a span ends at its reading */
-		t->time = d->tl_time_us * p->tl_unit;
+		t->time = d->tl_time * p->tl_unit;
 		t->start = start * p->tl_unit;
 	} else {
 		t->time = get_time(p, c);
 	}
 	t->enabled = t->running = 0; /* TF_RUN_ALL: counted all the time */
-	if (!(tag & TF_RUN_ALL) && us) {
+	if (!(tag & TF_RUN_ALL) && v2) {
 		d->tl_enabled_us += (uint64_t)zz_dec(get_var(c));
 		uint64_t off = get_var(c);
 		if (off > d->tl_enabled_us)
@@ -183,7 +183,7 @@ static int dec_timeline(struct hpm_profile *p, struct cur *c, unsigned tag,
 		return -1;
 	for (uint64_t k = 0; k < n; k++) {
 		uint64_t *prev = &d->tl_vals[t->ev + k];
-		if (us) {
+		if (v2) {
 			/* the value's shift, then what is left of it as a difference */
 			uint64_t s = get_var(c);
 			if (s > 63)

@@ -6,7 +6,9 @@
  * the previous record of the same chunk, so each chunk decodes on its
  * own). A full buffer goes to a worker thread that compresses it with zstd
  * and writes it, while the other buffer fills: the recorder's drain loop
- * never waits for the disk unless both buffers are full.
+ * never waits for the disk unless both buffers are full. TIMELINE records
+ * are held and written at the end of their chunk, sorted by thread
+ * (profile-write-timeline.c).
  */
 #include <errno.h>
 #include <stddef.h>

@@ -12,12 +12,15 @@
  *
  * Each reading says when its counts began (hpm_read_rec.start): the
  * time of the thread's previous reading on that CPU, written or not, or
- * for its first the thread's first sample there, or its start (its FORK
- * record; a thread that was there from the start: the first record
- * seen), so that report can spread the counts over the time they took.
- * A final reading, made when the thread ended or the session did, is
- * dated at the thread's last sample on that CPU when there is one: a
- * thread that ran there only at its start counted there only then.
+ * for its first the thread's start (its FORK record; a thread that was
+ * there from the start: the first record seen); but not before the
+ * thread last came to that CPU (its first sample there after samples on
+ * another), so that a thread that comes back to a CPU after a while
+ * elsewhere does not spread its counts there over its time away. So
+ * report can spread the counts over the time they took. A final
+ * reading, made when the thread ended or the session did, is dated at
+ * the thread's last sample on that CPU when there is one: a thread that
+ * ran there only at its start counted there only then.
  *
  * The counts are rounded down to HPM_TIMELINE_BITS significant bits, the
  * rest carried into the thread's next reading there, and its last
@@ -49,7 +52,9 @@ struct tl_ent {
 	uint64_t value, enabled, running;
 	uint64_t carry;     /* counted, not yet written (the rounding's rest) */
 	uint64_t last;      /* the previous reading's time; the thread's start */
-	uint64_t first_run, last_run; /* EV_RAN: its first and last sample */
+	uint64_t first_run, last_run; /* EV_RAN: the first sample of its stay
+				 on the CPU, and its last sample there */
+	uint32_t cpu_at;    /* EV_START: the CPU of its last sample (+ 1) */
 };
 
 struct rec_timeline {
@@ -150,9 +155,9 @@ static uint64_t span_of(struct rec_timeline *t, const struct hpm_read_rec *r, ui
 	if (!start) {
 		const struct tl_ent *th = entry(t, r->tid, CPU_ANY, EV_START, false);
 		start = th && th->last ? th->last : t->first_time;
-		if (ran && ran->first_run > start)
-			start = ran->first_run;
 	}
+	if (ran && ran->first_run > start)
+		start = ran->first_run;
 	if (!start || start > *time)
 		return *time;
 	if (r->final && ran && ran->last_run >= start && ran->last_run < *time)
@@ -237,11 +242,16 @@ static int saw(struct rec_timeline *t, pid_t tid, uint32_t cpu, uint64_t time)
 		t->first_time = time;
 	if (tid <= 0 || !time)
 		return 0;
-	struct tl_ent *ran = entry(t, tid, cpu, EV_RAN, true);
+	struct tl_ent *th = entry(t, tid, CPU_ANY, EV_START, true);
+	if (!th)
+		return -ENOMEM;
+	bool moved = th->cpu_at != cpu + 1;
+	th->cpu_at = cpu + 1;
+	struct tl_ent *ran = entry(t, tid, cpu, EV_RAN, true); /* th may move */
 	if (!ran)
 		return -ENOMEM;
-	if (!ran->first_run)
-		ran->first_run = time;
+	if (moved || !ran->first_run)
+		ran->first_run = time; /* a stay on this CPU begins */
 	if (time > ran->last_run)
 		ran->last_run = time;
 	return 0;

@@ -36,14 +36,14 @@ static size_t text_cols(const char *s)
 	return n;
 }
 
-/* @v as a figure: whole numbers whole, others to four digits; a count
- * of a hundred and more whole (a reading spread over its span leaves
- * fractions in the bins). */
-static const char *figure(double v, bool count, char *buf, size_t len)
+/* @v as a figure: whole numbers whole, others to four digits; with
+ * @whole (the counts of a profile's readings, which are whole, but
+ * spread over their spans leave fractions in the bins) rounded whole. */
+static const char *figure(double v, bool whole, char *buf, size_t len)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
-	else if ((v == floor(v) || (count && fabs(v) >= 100)) && fabs(v) < 1e15)
+	else if ((v == floor(v) || whole) && fabs(v) < 1e15)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
@@ -81,8 +81,8 @@ static double column(const struct timeline_series *s, size_t c, size_t per, size
 	return s->metric && n ? v / (double)n : v;
 }
 
-static void series_line(FILE *f, const struct timeline_series *s, size_t ncols, size_t per,
-			size_t nr, size_t label_w, bool utf8)
+static void series_line(FILE *f, const struct timeline_series *s, enum timeline_source src,
+			size_t ncols, size_t per, size_t nr, size_t label_w, bool utf8)
 {
 	const char *const *bars = utf8 ? bars_utf8 : bars_ascii;
 	const char *label = esc_text(s->thread);
@@ -115,9 +115,10 @@ static void series_line(FILE *f, const struct timeline_series *s, size_t ncols, 
 		if (has && v < lo)
 			lo = v;
 	}
-	fprintf(f, "  min %s  max %s  %s %s", figure(lo, !s->metric, a, sizeof(a)),
-		figure(top, !s->metric, b, sizeof(b)), s->metric ? "mean" : "total",
-		figure(s->total, !s->metric, c, sizeof(c)));
+	bool whole = src == TL_SRC_RECORDS && !s->metric;
+	fprintf(f, "  min %s  max %s  %s %s", figure(lo, whole, a, sizeof(a)),
+		figure(top, whole, b, sizeof(b)), s->metric ? "mean" : "total",
+		figure(s->total, whole, c, sizeof(c)));
 	/* multiplexed: how much of the time it was counted */
 	double en = 0, cov = 0;
 	for (size_t i = 0; i < nr && !s->metric; i++)
@@ -195,7 +196,7 @@ int timeline_print(FILE *f, const struct timeline *t, const char *name, unsigned
 		    s->metric != t->series[i - 1].metric)
 			fprintf(f, "%s%s%s%s\n", esc_text(s->event), s->unit[0] ? " (" : "",
 				esc_text(s->unit), s->unit[0] ? ")" : "");
-		series_line(f, s, ncols, per, nr, label_w, utf8);
+		series_line(f, s, t->source, ncols, per, nr, label_w, utf8);
 	}
 	axis(f, ncols, (double)ncols * (double)per * (double)t->bin_ns, label_w);
 	return ferror(f) ? -EIO : 0;
