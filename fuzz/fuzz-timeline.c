@@ -16,6 +16,7 @@
 #include "../tools/hpmon/escape.c"
 #include "../tools/hpmon/merge-json.c"
 #include "../tools/hpmon/timeline.c"
+#include "../tools/hpmon/timeline-stat.c"
 #include "../tools/hpmon/timeline-print.c"
 
 /* timeline-print.c's report_timeline opens profiles through the report

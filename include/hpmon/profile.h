@@ -144,6 +144,13 @@ struct hpm_lost_rec { /* LOST, THROTTLE, UNTHROTTLE */
  * same events on the same CPU, so that a thread's records add up to its
  * counts.
  */
+/* hpmon record rounds each reading's counts down to this many
+ * significant bits and carries the rest into the thread's next reading
+ * (its last one is exact), so that a thread's readings add up to its
+ * counts; the profile writer's encoding is made for such values and
+ * stores any value exactly. */
+#define HPM_TIMELINE_BITS 12
+
 struct hpm_read_rec {
 	pid_t pid, tid;
 	uint32_t cpu;
@@ -156,6 +163,11 @@ struct hpm_read_rec {
 				    profile when it was on a counter all along */
 	uint32_t nr_values;      /* events ev, ev + 1 ... in the header's order */
 	const uint64_t *values;
+	/* TIMELINE: when the counts of this reading began (perf clock, ns):
+	 * the thread's previous reading on this CPU, or its start; at most
+	 * time. 0 when not known (profiles of minor version 1, and READ).
+	 * In a profile, times are whole microseconds. */
+	uint64_t start;
 };
 
 /* One record. Pointers inside point into the producer's buffers and stay
@@ -246,7 +258,12 @@ struct hpm_profile_writer;
 HPM_API struct hpm_profile_writer *
 hpm_profile_writer__new(int fd, const struct hpm_profile_meta *meta,
 			const struct hpm_profile_writer_opts *opts);
-/* Append one record. 0 or -errno (a write error of an earlier chunk). */
+/* Append one record. 0 or -errno (a write error of an earlier chunk;
+ * -EINVAL for a record the header's events cannot hold). TIMELINE records
+ * are kept (copied) and written at the end of their chunk, sorted by
+ * thread, CPU and event; their times are stored to a hundredth of the
+ * header's timeline_ns (whole microseconds, at least one), enabled and
+ * running to the microsecond (docs/profile-format.md). */
 HPM_API int hpm_profile_writer__add(struct hpm_profile_writer *w,
 				    const struct hpm_prec *r);
 /* Hand the records added so far to the disk as a chunk (and wait until

@@ -20,7 +20,7 @@
 #define PROF_MAGIC "HPMPROF\0"
 #define PROF_MAJOR 1
 #define PROF_MINOR 0
-#define PROF_MINOR_TIMELINE 1  /* written when the file holds TIMELINE records */
+#define PROF_MINOR_TIMELINE 2  /* written when the file holds TIMELINE records */
 #define PROF_HDR_SIZE 24          /* magic, major, minor, meta_len, meta_sum, 0 */
 #define PROF_META_MAX (1u << 20)
 #define CHUNK_MAGIC 0x4b484348u   /* "HCHK" */
@@ -41,8 +41,10 @@
 /* Record tags: the low nibble; the high nibble carries flags. */
 enum {
 	TAG_SAMPLE = 1, TAG_MMAP, TAG_COMM, TAG_FORK, TAG_EXIT, TAG_LOST,
-	TAG_THROTTLE, TAG_UNTHROTTLE, TAG_TOTALS, TAG_TIMELINE,
-	TAG_RANK = 11, /* hpmon merge's ranks */
+	TAG_THROTTLE, TAG_UNTHROTTLE, TAG_TOTALS,
+	TAG_TIMELINE1 = 10, /* minor 1's TIMELINE, read, no longer written */
+	TAG_RANK = 11,      /* hpmon merge's ranks */
+	TAG_TIMELINE = 12,  /* since minor 2: times in us, the span's start */
 };
 #define SF_TASK 0x10    /* pid and tid follow */
 #define SF_CPUEV 0x20   /* cpu and event follow */
@@ -51,15 +53,19 @@ enum {
 #define CF_EXEC 0x10    /* COMM: an exec */
 #define RF_TASK 0x10    /* RANK: a task of a rank, not the rank itself */
 #define PROF_MAX_RANK 0x7fffffffu
+/* TIMELINE's flags (both encodings) */
 #define TF_FINAL 0x10   /* TIMELINE: the thread's last on that CPU */
 #define TF_SAME_TASK 0x20  /* TIMELINE: pid and tid as the chunk's previous TIMELINE */
 #define TF_SAME_CPUEV 0x40 /* TIMELINE: cpu and event as the previous */
 #define TF_RUN_ALL 0x80    /* TIMELINE: running equals enabled (not multiplexed) */
+#define TL_US 1000ull      /* TIMELINE (12): enabled and running in microseconds */
+#define TL_UNIT_MAX 1000000000000ull /* a reader refuses a longer time unit */
 
 /* Meta keys: (key << 1) | 1 for a string value, (key << 1) for a number. */
 enum {
 	MK_COMMAND = 1, MK_HOST, MK_ARCH, MK_CPU_MODEL, MK_KERNEL, MK_START,
 	MK_CALLCHAIN, MK_PAGE_SIZE, MK_RANK, MK_JOB_SIZE, MK_JOB, MK_MERGED, MK_TIMELINE,
+	MK_TIMELINE_UNIT,   /* TIMELINE (12)'s time unit, ns; absent: TL_US */
 	MK_EV_NAME = 16, MK_EV_TYPE, MK_EV_CONFIG, MK_EV_CONFIG1, MK_EV_CONFIG2,
 	MK_EV_PERIOD, MK_EV_FREQ, MK_EV_TRIGGER, MK_EV_USER_ONLY,
 	MK_EV_SAMPLE_TYPE, MK_EV_LEADER, MK_EV_GROUP_SIZE,

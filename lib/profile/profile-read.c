@@ -130,6 +130,10 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 		case MK_JOB_SIZE: p->meta.job_size = v <= UINT32_MAX ? (uint32_t)v : 0; break;
 		case MK_MERGED: p->meta.merged = v != 0; break;
 		case MK_TIMELINE: p->meta.timeline_ns = v; break;
+		case MK_TIMELINE_UNIT:
+			c.bad |= !v || v > TL_UNIT_MAX;
+			p->tl_unit = v;
+			break;
 		default:
 			if (!e || key >> 1 < MK_EV_TYPE)
 				break;
@@ -189,6 +193,7 @@ static int setup(struct hpm_profile *p)
 	const unsigned char *m = p->data + PROF_HDR_SIZE;
 	if (prof_sum(m, mlen) != get_le32(p->data + 16))
 		return -EBADMSG;
+	p->tl_unit = TL_US;
 	int rc = parse_meta(p, m, mlen);
 	if (rc)
 		return rc;
@@ -333,6 +338,7 @@ static void reset_dec(struct hpm_profile *p)
 	d->tl_pid = d->tl_tid = 0;
 	d->tl_cpu = d->tl_ev = 0;
 	d->tl_enabled = 0;
+	d->tl_time = d->tl_enabled_us = 0;
 	d->time = d->ip = d->period = 0;
 	d->pid = d->tid = 0;
 	d->cpu = d->ev = 0;

@@ -30,7 +30,8 @@ struct dec {
 	/* the chunk's previous TIMELINE record, and each event's last value */
 	pid_t tl_pid, tl_tid;
 	uint32_t tl_cpu, tl_ev;
-	uint64_t tl_enabled;
+	uint64_t tl_enabled;     /* minor 1's: ns */
+	uint64_t tl_time, tl_enabled_us; /* since minor 2 (tl_time in the header's unit) */
 	uint64_t *tl_vals;       /* [nr_events] */
 };
 
@@ -45,6 +46,7 @@ struct hpm_profile {
 	char *strings;           /* the header's strings, NUL-separated */
 	size_t str_len, str_cap;
 	uint32_t max_group;
+	uint64_t tl_unit;        /* TIMELINE (12)'s time unit, ns (header key 14) */
 	unsigned skip;           /* HPM_PROFILE_SKIP_* */
 	size_t pos;              /* next chunk header */
 	bool done;

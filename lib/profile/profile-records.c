@@ -127,6 +127,81 @@ regs:
 	return c->bad ? -1 : 0;
 }
 
+/* TIMELINE, in either encoding: minor 1's (10: times in ns, each the
+ * chunk's time delta, no span) or minor 2's (12: times in the header's
+ * unit, their own deltas, the span's start; enabled and running in us). */
+static int dec_timeline(struct hpm_profile *p, struct cur *c, unsigned tag,
+			struct hpm_read_rec *t)
+{
+	struct dec *d = &p->d;
+	bool v2 = (tag & 0xf) == TAG_TIMELINE;
+
+	t->final = tag & TF_FINAL;
+	if (!(tag & TF_SAME_TASK)) {
+		d->tl_pid = (pid_t)get_var(c);
+		d->tl_tid = (pid_t)get_var(c);
+	}
+	if (!(tag & TF_SAME_CPUEV)) {
+		d->tl_cpu = (uint32_t)get_var(c);
+		uint64_t ev = get_var(c);
+		if (ev >= p->meta.nr_events)
+			return -1;
+		d->tl_ev = (uint32_t)ev;
+	}
+	t->pid = d->tl_pid;
+	t->tid = d->tl_tid;
+	t->cpu = d->tl_cpu;
+	t->ev = d->tl_ev;
+	t->start = 0;
+	if (v2) {
+		uint64_t prev = d->tl_time;
+		d->tl_time += (uint64_t)zz_dec(get_var(c));
+		uint64_t start = prev + (uint64_t)zz_dec(get_var(c));
+		if (start > d->tl_time)
+			return -1; /* a span ends at its reading */
+		t->time = d->tl_time * p->tl_unit;
+		t->start = start * p->tl_unit;
+	} else {
+		t->time = get_time(p, c);
+	}
+	t->enabled = t->running = 0; /* TF_RUN_ALL: counted all the time */
+	if (!(tag & TF_RUN_ALL) && v2) {
+		d->tl_enabled_us += (uint64_t)zz_dec(get_var(c));
+		uint64_t off = get_var(c);
+		if (off > d->tl_enabled_us)
+			return -1;
+		t->enabled = d->tl_enabled_us * TL_US;
+		t->running = (d->tl_enabled_us - off) * TL_US;
+	} else if (!(tag & TF_RUN_ALL)) {
+		d->tl_enabled += (uint64_t)zz_dec(get_var(c));
+		t->enabled = d->tl_enabled;
+		t->running = t->enabled - (uint64_t)zz_dec(get_var(c));
+	}
+	uint64_t n = get_var(c);
+	/* events of one group: at most the largest group, within the header */
+	if (t->ev >= p->meta.nr_events || n > p->max_group || n > p->meta.nr_events - t->ev)
+		return -1;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t *prev = &d->tl_vals[t->ev + k];
+		if (v2) {
+			/* the value's shift, then what is left of it as a difference */
+			uint64_t s = get_var(c);
+			if (s > 63)
+				return -1;
+			uint64_t m = (*prev >> s) + (uint64_t)zz_dec(get_var(c));
+			if ((m << s) >> s != m)
+				return -1;
+			*prev = m << s;
+		} else {
+			*prev += (uint64_t)zz_dec(get_var(c));
+		}
+		p->vals_out[k] = *prev;
+	}
+	t->nr_values = (uint32_t)n;
+	t->values = p->vals_out;
+	return 0;
+}
+
 static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 {
 	unsigned tag = get_byte(c);
@@ -205,45 +280,10 @@ static int dec_record(struct hpm_profile *p, struct cur *c, struct hpm_prec *r)
 		k->rank = (uint32_t)rank;
 		return c->bad || rank > PROF_MAX_RANK ? -1 : 0;
 	}
-	case TAG_TIMELINE: {
-		struct hpm_read_rec *t = &r->read;
-		struct dec *d = &p->d;
+	case TAG_TIMELINE1:
+	case TAG_TIMELINE:
 		r->type = HPM_PREC_TIMELINE;
-		t->final = tag & TF_FINAL;
-		if (!(tag & TF_SAME_TASK)) {
-			d->tl_pid = (pid_t)get_var(c);
-			d->tl_tid = (pid_t)get_var(c);
-		}
-		if (!(tag & TF_SAME_CPUEV)) {
-			d->tl_cpu = (uint32_t)get_var(c);
-			uint64_t ev = get_var(c);
-			if (ev >= p->meta.nr_events)
-				return -1;
-			d->tl_ev = (uint32_t)ev;
-		}
-		t->pid = d->tl_pid;
-		t->tid = d->tl_tid;
-		t->cpu = d->tl_cpu;
-		t->ev = d->tl_ev;
-		t->time = get_time(p, c);
-		t->enabled = t->running = 0; /* TF_RUN_ALL: counted all the time */
-		if (!(tag & TF_RUN_ALL)) {
-			d->tl_enabled += (uint64_t)zz_dec(get_var(c));
-			t->enabled = d->tl_enabled;
-			t->running = t->enabled - (uint64_t)zz_dec(get_var(c));
-		}
-		uint64_t n = get_var(c);
-		/* events of one group: at most the largest group, within the header */
-		if (t->ev >= p->meta.nr_events || n > p->max_group || n > p->meta.nr_events - t->ev)
-			return -1;
-		for (uint64_t k = 0; k < n; k++) {
-			d->tl_vals[t->ev + k] += (uint64_t)zz_dec(get_var(c));
-			p->vals_out[k] = d->tl_vals[t->ev + k];
-		}
-		t->nr_values = (uint32_t)n;
-		t->values = p->vals_out;
-		return c->bad ? -1 : 0;
-	}
+		return dec_timeline(p, c, tag, &r->read) || c->bad ? -1 : 0;
 	default:
 		return -1;
 	}

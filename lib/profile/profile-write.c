@@ -6,7 +6,9 @@
  * the previous record of the same chunk, so each chunk decodes on its
  * own). A full buffer goes to a worker thread that compresses it with zstd
  * and writes it, while the other buffer fills: the recorder's drain loop
- * never waits for the disk unless both buffers are full.
+ * never waits for the disk unless both buffers are full. TIMELINE records
+ * are held and written at the end of their chunk, sorted by thread
+ * (profile-write-timeline.c).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -17,15 +19,8 @@
 #include <zstd.h>
 
 #include "profile/profile-internal.h"
+#include "profile/profile-write-internal.h"
 #include "sys/opts.h"
-
-struct wbuf {
-	unsigned char *p;
-	size_t len, cap;
-	uint32_t nr;
-	int kind;
-	bool err; /* out of memory while encoding: the chunk is incomplete */
-};
 
 /* Encoder state; reset at every chunk. */
 struct enc {
@@ -37,12 +32,7 @@ struct enc {
 	uint64_t *chain;         /* previous sample's chain */
 	uint32_t nr_chain, chain_cap;
 	uint64_t *vals;          /* [ev * max_group + k] previous group values */
-	/* the chunk's previous TIMELINE record, and each event's last value */
-	pid_t tl_pid, tl_tid;
-	uint32_t tl_cpu, tl_ev;
-	uint64_t tl_enabled;
-	bool tl_fresh;
-	uint64_t *tl_vals;       /* [nr_ev] */
+	uint64_t *tl_vals;       /* [nr_ev] scratch of the TIMELINE encoder */
 };
 
 struct hpm_profile_writer {
@@ -56,6 +46,8 @@ struct hpm_profile_writer {
 	struct enc e;
 	struct wbuf bufs[2];
 	struct wbuf *cur;
+	struct tl_batch tl;      /* the current chunk's TIMELINE records */
+	uint64_t tl_unit;        /* their time unit, ns */
 	/* the worker */
 	pthread_t thread;
 	bool thread_up;
@@ -71,52 +63,6 @@ struct hpm_profile_writer {
 };
 
 /* ---- encoding ---- */
-
-static bool reserve(struct wbuf *b, size_t more)
-{
-	if (b->len + more <= b->cap)
-		return true;
-	size_t nc = b->cap ? b->cap : 65536;
-	while (nc < b->len + more)
-		nc *= 2;
-	unsigned char *v = realloc(b->p, nc);
-	if (!v) {
-		b->err = true;
-		return false;
-	}
-	b->p = v;
-	b->cap = nc;
-	return true;
-}
-
-/* Callers reserve room first: a varint is at most 10 bytes. */
-static void put_var(struct wbuf *b, uint64_t v)
-{
-	unsigned char *p = b->p + b->len;
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	b->len = (size_t)(p - b->p);
-}
-
-static void put_byte(struct wbuf *b, unsigned v) { b->p[b->len++] = (unsigned char)v; }
-
-static void put_bytes(struct wbuf *b, const void *p, size_t n)
-{
-	if (!n)
-		return; /* p may be NULL then */
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void put_str(struct wbuf *b, const char *s, size_t max)
-{
-	size_t n = s ? strnlen(s, max) : 0;
-	put_var(b, n);
-	put_bytes(b, s, n);
-}
 
 static void put_time(struct hpm_profile_writer *w, struct wbuf *b, uint64_t t)
 {
@@ -283,52 +229,7 @@ static int encode(struct hpm_profile_writer *w, struct wbuf *b, const struct hpm
 			put_str(b, r->rank.host ? r->rank.host : "", PROF_MAX_STR);
 		}
 		return 0;
-	case HPM_PREC_TIMELINE: {
-		const struct hpm_read_rec *t = &r->read;
-		struct enc *e = &w->e;
-		if (t->ev >= w->nr_ev || t->nr_values > w->nr_ev - t->ev || t->nr_values > w->max_group)
-			return -EINVAL;
-		if (!reserve(b, 96 + (size_t)t->nr_values * 10))
-			return -ENOMEM;
-		/* a reading is about 10 bytes before compression: what repeats
-		 * is left out, numbers are differences from the last reading */
-		unsigned tag = TAG_TIMELINE | (t->final ? TF_FINAL : 0);
-		if (!e->tl_fresh && t->pid == e->tl_pid && t->tid == e->tl_tid)
-			tag |= TF_SAME_TASK;
-		if (!e->tl_fresh && t->cpu == e->tl_cpu && t->ev == e->tl_ev)
-			tag |= TF_SAME_CPUEV;
-		if (t->running == t->enabled)
-			tag |= TF_RUN_ALL;
-		put_byte(b, tag);
-		if (!(tag & TF_SAME_TASK)) {
-			put_var(b, (uint32_t)t->pid);
-			put_var(b, (uint32_t)t->tid);
-		}
-		if (!(tag & TF_SAME_CPUEV)) {
-			put_var(b, t->cpu);
-			put_var(b, t->ev);
-		}
-		put_time(w, b, t->time);
-		/* the times say how much of it was counted: nothing to say when
-		 * all of it was */
-		if (!(tag & TF_RUN_ALL)) {
-			put_var(b, zz_enc((int64_t)(t->enabled - e->tl_enabled)));
-			put_var(b, zz_enc((int64_t)(t->enabled - t->running)));
-			e->tl_enabled = t->enabled;
-		}
-		put_var(b, t->nr_values);
-		for (uint32_t k = 0; k < t->nr_values; k++) {
-			uint64_t *prev = &e->tl_vals[t->ev + k];
-			put_var(b, zz_enc((int64_t)(t->values[k] - *prev)));
-			*prev = t->values[k];
-		}
-		e->tl_pid = t->pid;
-		e->tl_tid = t->tid;
-		e->tl_cpu = t->cpu;
-		e->tl_ev = t->ev;
-		e->tl_fresh = false;
-		return 0;
-	}
+	case HPM_PREC_TIMELINE: /* held: tl_batch__add, written at the chunk's end */
 	case HPM_PREC_READ:
 		break; /* a session's: the recorder makes TIMELINE records of them */
 	}
@@ -339,11 +240,6 @@ static void reset_enc(struct hpm_profile_writer *w)
 {
 	struct enc *e = &w->e;
 	memset(e->vals, 0, (size_t)w->nr_ev * w->max_group * sizeof(*e->vals));
-	memset(e->tl_vals, 0, (size_t)w->nr_ev * sizeof(*e->tl_vals));
-	e->tl_pid = e->tl_tid = 0;
-	e->tl_cpu = e->tl_ev = 0;
-	e->tl_enabled = 0;
-	e->tl_fresh = true;
 	e->time = e->ip = e->period = 0;
 	e->pid = e->tid = 0;
 	e->cpu = e->ev = 0;
@@ -456,6 +352,8 @@ static int submit(struct hpm_profile_writer *w)
 	struct wbuf *b = w->cur;
 	int rc;
 
+	if (w->tl.nr && !b->err && (rc = tl_batch__write(&w->tl, b, w->e.tl_vals, w->nr_ev, w->tl_unit)))
+		return rc;
 	if (!b->nr)
 		return 0;
 	if (b->err)
@@ -514,8 +412,10 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 		meta_num(&b, MK_MERGED, 1);
 	bool timeline = m->sz >= offsetof(struct hpm_profile_meta, timeline_ns) +
 				 sizeof(m->timeline_ns) && m->timeline_ns;
-	if (timeline)
+	if (timeline) {
 		meta_num(&b, MK_TIMELINE, m->timeline_ns);
+		meta_num(&b, MK_TIMELINE_UNIT, w->tl_unit);
+	}
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];
 		meta_str(&b, MK_EV_NAME, e->name);
@@ -533,8 +433,9 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	}
 	memcpy(hdr, PROF_MAGIC, 8);
 	put_le16(hdr + 8, PROF_MAJOR);
-	/* a reader of minor 0 does not know TIMELINE records: only a file
-	 * that holds them says minor 1 */
+	/* a reader of minor 0 does not know TIMELINE records, one of minor
+	 * 1 not their encoding since minor 2: only a file that holds them
+	 * says minor 2 */
 	put_le16(hdr + 10, timeline ? PROF_MINOR_TIMELINE : PROF_MINOR);
 	put_le32(hdr + 12, (uint32_t)b.len);
 	put_le32(hdr + 16, prof_sum(b.p, b.len));
@@ -569,6 +470,15 @@ struct hpm_profile_writer *hpm_profile_writer__new(int fd, const struct hpm_prof
 	if (w->chunk_bytes > CHUNK_RAW_MAX / 2)
 		w->chunk_bytes = CHUNK_RAW_MAX / 2;
 	w->nr_ev = meta->nr_events;
+	/* a hundredth of the interval, in whole microseconds: where a reading
+	 * falls within its bin, closely enough; finer would store the
+	 * scheduler's noise (docs/profile-format.md) */
+	w->tl_unit = TL_US;
+	if (meta->sz >= offsetof(struct hpm_profile_meta, timeline_ns) + sizeof(meta->timeline_ns) &&
+	    meta->timeline_ns / 100 > TL_US)
+		w->tl_unit = meta->timeline_ns / 100 / TL_US * TL_US;
+	if (w->tl_unit > TL_UNIT_MAX)
+		w->tl_unit = TL_UNIT_MAX;
 	w->sample_type = calloc(w->nr_ev, sizeof(*w->sample_type));
 	w->group_size = calloc(w->nr_ev, sizeof(*w->group_size));
 	if (!w->sample_type || !w->group_size)
@@ -613,14 +523,24 @@ fail:
 int hpm_profile_writer__add(struct hpm_profile_writer *w, const struct hpm_prec *r)
 {
 	size_t before = w->cur->len;
-	int rc = encode(w, w->cur, r);
+	int rc;
 
-	if (rc) {
-		w->cur->len = before;
-		return rc;
+	if (r->type == HPM_PREC_TIMELINE) {
+		const struct hpm_read_rec *t = &r->read;
+		if (t->ev >= w->nr_ev || t->nr_values > w->nr_ev - t->ev ||
+		    t->nr_values > w->max_group)
+			return -EINVAL;
+		if ((rc = tl_batch__add(&w->tl, t)))
+			return rc;
+	} else {
+		if ((rc = encode(w, w->cur, r))) {
+			w->cur->len = before;
+			return rc;
+		}
+		w->cur->nr++;
 	}
-	w->cur->nr++;
-	if (w->cur->len >= w->chunk_bytes)
+	/* the held readings count: a chunk stays within its size */
+	if (w->cur->len + w->tl.bytes >= w->chunk_bytes)
 		return submit(w);
 	return 0;
 }
@@ -696,6 +616,7 @@ void hpm_profile_writer__free(struct hpm_profile_writer *w)
 	free(w->e.chain);
 	free(w->e.vals);
 	free(w->e.tl_vals);
+	tl_batch__release(&w->tl);
 	free(w->sample_type);
 	free(w->group_size);
 	free(w);

@@ -74,7 +74,9 @@ expect_eq "worker-0's share, read by the timeline" 200 $((pf400_0 - pf200_0))
 expect_eq "worker-1's share, read by the timeline" 400 $((pf400_1 - pf200_1))
 
 # page faults in the second half only: the first third shows none (after
-# the first column, which has the program's start), the second half some
+# the first columns, which hold the program's start spread over its first
+# reading's span: 10 ms of CPU, longer on a loaded machine), the second
+# half some
 hpm_norand_ok record -q -e page-faults -o "$E2E_TMP/h.prof" -- "$WORKLOADS/phases" 300 200
 hpm_ok report --timeline -i "$E2E_TMP/h.prof"
 python3 - "$E2E_TMP/out" <<'PY' || fail "the shape of the phases:
@@ -86,7 +88,7 @@ spark = next(l for l in lines if l.startswith('  all '))[start:]
 spark = spark[:spark.index('  min ')]
 n = len(spark)
 assert n >= 6, spark
-first = spark[1:n // 3]
+first = spark[max(2, n // 8):n // 3]
 assert first.strip() == '', 'page faults in the first third: %r' % spark
 assert spark[n // 2:].strip() != '', 'none in the second half: %r' % spark
 PY

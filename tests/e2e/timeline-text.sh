@@ -4,8 +4,9 @@
 # counts (page faults in the second half only, two threads, a name with
 # an escape sequence, one multiplexed interval, a null metric) gives the
 # sparklines of tests/data/timeline/, in block characters in a UTF-8
-# locale and in ASCII otherwise. A profile of an older writer (without
-# timeline records) is binned by its samples. Bad input and bad options
+# locale and in ASCII otherwise. A profile of minor version 1 (TIMELINE
+# records of the first encoding) gives its text exactly. A profile of an
+# older writer (without timeline records) is binned by its samples. Bad input and bad options
 # are refused with the reason.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,14 @@ expect_no_grep "no escape byte reaches the terminal" $'\x1b' "$E2E_TMP/out"
 LC_ALL=C hpm_ok report --timeline -i stat-phases.json -o "$E2E_TMP/tl.txt"
 diff -u "$D/stat-phases.ascii" "$E2E_TMP/tl.txt" || fail "-o wrote another text"
 expect_eq "mode of -o" 600 "$(stat -c %a "$E2E_TMP/tl.txt")"
+
+# a profile of minor version 1 (tests/data/timeline/minor1.prof, recorded
+# by hpmon before its TIMELINE records changed encoding: record -c
+# 1000003 -e '{cpu-clock,page-faults}' -- phases 40 40 2): its readings
+# read, each at its time (that encoding has no span), bin 0 at its first
+# record
+LC_ALL=C.UTF-8 hpm_ok report --timeline -i minor1.prof
+diff -u "$D/minor1.utf8" "$E2E_TMP/out" || fail "minor version 1's timeline differs (above)"
 
 # a profile written before the timeline existed: its samples, by time
 hpm_ok report --timeline -i "$SRCDIR/fuzz/corpus/profile/seed-pagefaults"

@@ -4,9 +4,10 @@
  * (tools/hpmon/record-timeline.c), written and read back: each record
  * holds the counts since the previous reading of its thread and CPU, so
  * that they add up to the last reading; a reading that counted nothing is
- * not written; with rec_timeline__mark_idle (readings at every interval,
- * HPM_TIMELINE_POLL) the first and the last reading of a quiet spell are,
- * with zero counts, at their own times.
+ * not written, but it still ends the span of the next one: a reading
+ * after a quiet spell (readings at every interval, HPM_TIMELINE_POLL)
+ * spans from the spell's last reading, so the spell shows as quiet once
+ * the readings are spread over their spans.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -25,14 +26,14 @@
 #define MS 1000000ull
 
 struct got {
-	uint64_t time, value;
+	uint64_t start, time, value;
 	bool final;
 };
 
 /* Cumulative readings @v[i] at (i + 1) * 10 ms (the last one final),
- * through a rec_timeline (@idle: marked) into a profile; its TIMELINE
+ * through a rec_timeline into a profile; its TIMELINE
  * records into @out. Returns how many. */
-static size_t run(const uint64_t *v, size_t n, bool idle, struct got *out, size_t cap)
+static size_t run(const uint64_t *v, size_t n, struct got *out, size_t cap)
 {
 	int fd = memfd_create("prof", 0);
 	assert_true(fd >= 0);
@@ -47,8 +48,6 @@ static size_t run(const uint64_t *v, size_t n, bool idle, struct got *out, size_
 	assert_non_null(w);
 	struct rec_timeline *t = rec_timeline__new();
 	assert_non_null(t);
-	if (idle)
-		rec_timeline__mark_idle(t);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x = v[i];
 		struct hpm_read_rec r = { .pid = 7, .tid = 7, .cpu = 0, .ev = 0,
@@ -72,7 +71,7 @@ static size_t run(const uint64_t *v, size_t n, bool idle, struct got *out, size_
 			continue;
 		assert_true(k < cap);
 		assert_int_equal(p.read.nr_values, 1);
-		out[k++] = (struct got){ p.read.time, p.read.values[0], p.read.final };
+		out[k++] = (struct got){ p.read.start, p.read.time, p.read.values[0], p.read.final };
 	}
 	hpm_profile__free(prof);
 	free(buf);
@@ -87,34 +86,18 @@ static void test_counting_only(void **state)
 {
 	(void)state;
 	struct got g[16];
-	size_t n = run(readings, NR, false, g, 16);
+	size_t n = run(readings, NR, g, 16);
+	/* the quiet spell from 30 to 60 ms writes nothing, but the reading at
+	 * 70 ms spans from 60 ms, its predecessor, not from 20 ms; the first
+	 * has no predecessor and no sample: a span of nothing */
 	const struct got want[] = {
-		{ 10 * MS, 5, false }, { 20 * MS, 5, false }, { 70 * MS, 5, false },
-		{ 80 * MS, 5, false },
+		{ 10 * MS, 10 * MS, 5, false }, { 10 * MS, 20 * MS, 5, false },
+		{ 60 * MS, 70 * MS, 5, false }, { 70 * MS, 80 * MS, 5, false },
 	};
 	assert_int_equal(n, 4);
-	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(g[i].time, want[i].time);
-		assert_int_equal(g[i].value, want[i].value);
-		assert_int_equal(g[i].final, want[i].final);
-	}
-}
-
-static void test_idle_marks(void **state)
-{
-	(void)state;
-	struct got g[16];
-	size_t n = run(readings, NR, true, g, 16);
-	/* the quiet spell from 30 to 60 ms: its first and last readings; the
-	 * end counted nothing new after counting: written, final */
-	const struct got want[] = {
-		{ 10 * MS, 5, false }, { 20 * MS, 5, false }, { 30 * MS, 0, false },
-		{ 60 * MS, 0, false }, { 70 * MS, 5, false }, { 80 * MS, 5, false },
-		{ 80 * MS, 0, true },
-	};
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
 	uint64_t sum = 0;
 	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(g[i].start, want[i].start);
 		assert_int_equal(g[i].time, want[i].time);
 		assert_int_equal(g[i].value, want[i].value);
 		assert_int_equal(g[i].final, want[i].final);
@@ -123,28 +106,25 @@ static void test_idle_marks(void **state)
 	assert_int_equal(sum, 20);
 }
 
-/* Quiet from the start: the spell's last reading comes before the first
- * that counts, none before. */
+/* Quiet from the start: the first reading that counts spans from the
+ * quiet one before it; the end, which counted nothing new, is not
+ * written. */
 static void test_quiet_start(void **state)
 {
 	(void)state;
 	static const uint64_t v[] = { 0, 0, 0, 4, 4 };
 	struct got g[8];
-	size_t n = run(v, 5, true, g, 8);
-	assert_int_equal(n, 3);
-	assert_int_equal(g[0].time, 30 * MS);
-	assert_int_equal(g[0].value, 0);
-	assert_int_equal(g[1].time, 40 * MS);
-	assert_int_equal(g[1].value, 4);
-	assert_true(g[2].final);
-	assert_int_equal(g[2].value, 0);
+	size_t n = run(v, 5, g, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(g[0].start, 30 * MS);
+	assert_int_equal(g[0].time, 40 * MS);
+	assert_int_equal(g[0].value, 4);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counting_only),
-		cmocka_unit_test(test_idle_marks),
 		cmocka_unit_test(test_quiet_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@
 
 #include "../../tools/hpmon/merge-json.c"
 #include "../../tools/hpmon/timeline.c"
+#include "../../tools/hpmon/timeline-stat.c"
 
 static char dir[] = "/tmp/test-timeline-XXXXXX";
 
@@ -259,9 +260,23 @@ static void test_profile_samples(void **state)
 	free(buf);
 }
 
-/* TIMELINE records, written and read back: every field; the timeline is
- * made of them (not of the samples) and each thread's bins add up to its
- * records. A header with the interval says minor version 1. */
+/* The profile in @fd as a buffer (the caller frees it). */
+static unsigned char *slurp(int fd, size_t *len)
+{
+	*len = (size_t)lseek(fd, 0, SEEK_END);
+	unsigned char *buf = malloc(*len);
+	assert_non_null(buf);
+	assert_int_equal(pread(fd, buf, *len, 0), (ssize_t)*len);
+	close(fd);
+	return buf;
+}
+
+/* TIMELINE records, written and read back: every field, times in the
+ * header's unit (a hundredth of the 10 ms interval: 100 us), enabled and
+ * running in us, the span's start, values of every size; the timeline is
+ * made of them (not of the samples), each reading spread over its span,
+ * and each thread's bins add up to its records. A header with the
+ * interval says minor version 2. */
 static void test_profile_records(void **state)
 {
 	(void)state;
@@ -277,18 +292,20 @@ static void test_profile_records(void **state)
 				      .events = ev, .page_size = 4096, .timeline_ns = 10000000 };
 	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
 	assert_non_null(w);
-	const uint64_t t0 = 1000000000ull;
+	const uint64_t t0 = 1000000000ull, ms = 1000000;
 	struct hpm_prec p = { .type = HPM_PREC_SAMPLE };
 	p.sample = (struct hpm_sample){ .ev = 0, .pid = 5, .tid = 5, .time = t0, .ip = 1,
 					.period = 1000, .mode = HPM_MODE_USER };
 	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
 	for (int i = 0; i < 40; i++) { /* two threads, a reading each 10 ms */
 		uint64_t v[2] = { 10000000, (uint64_t)(i >= 20 ? 3 : 0) };
+		uint64_t at = t0 + (uint64_t)(i / 2 + 1) * 10 * ms;
 		p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+		/* 99 ns past: the unit's rounding */
 		p.read = (struct hpm_read_rec){ .pid = 5, .tid = 5 + i % 2, .cpu = (uint32_t)i % 2,
-						.time = t0 + (uint64_t)(i / 2 + 1) * 10000000 - 1,
-						.ev = 0, .final = i >= 38, .enabled = 100,
-						.running = i % 2 ? 50 : 100, .nr_values = 2,
+						.time = at + 99, .start = at - 10 * ms + 99,
+						.ev = 0, .final = i >= 38, .enabled = 4 * ms,
+						.running = i % 2 ? 2 * ms + 400 : 4 * ms, .nr_values = 2,
 						.values = v };
 		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
 	}
@@ -297,52 +314,76 @@ static void test_profile_records(void **state)
 	p.read = (struct hpm_read_rec){ .pid = 5, .tid = 6, .cpu = 1, .time = t0 + 199999999,
 					.ev = 1, .final = true, .nr_values = 1, .values = &one };
 	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	/* values of every size, exactly: the shifts and their differences */
+	uint64_t odd[2] = { UINT64_MAX, 1ull << 63 }, odd2[2] = { 0, 0xfff000 };
+	p.read = (struct hpm_read_rec){ .pid = 9, .tid = 9, .cpu = 0, .time = t0 + 300 * ms,
+					.start = t0 + 400 * ms, /* after it: none */
+					.ev = 0, .nr_values = 2, .values = odd };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	p.read.values = odd2;
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
 	uint64_t three[3] = { 1, 2, 3 };
 	p.read.ev = 0;
 	p.read.nr_values = 3; /* more events than the header has: refused */
 	p.read.values = three;
 	assert_int_equal(hpm_profile_writer__add(w, &p), -EINVAL);
 	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
-	size_t len = (size_t)lseek(fd, 0, SEEK_END);
-	unsigned char *buf = malloc(len);
-	assert_non_null(buf);
-	assert_int_equal(pread(fd, buf, len, 0), (ssize_t)len);
-	close(fd);
-	assert_int_equal(buf[10], 1); /* minor version 1 */
+	size_t len;
+	unsigned char *buf = slurp(fd, &len);
+	assert_int_equal(buf[10], 2); /* minor version 2 */
 
 	struct hpm_profile *prof;
 	struct hpm_prec r;
 	assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
 	assert_int_equal(hpm_profile__meta(prof)->timeline_ns, 10000000);
-	unsigned n = 0;
+	unsigned n = 0, n5 = 0, n6 = 0;
 	while (hpm_profile__next(prof, &r) > 0) {
 		if (r.type != HPM_PREC_TIMELINE)
 			continue;
-		if (n == 2) { /* counted all along: no times stored */
+		n++;
+		if (r.read.tid == 9) { /* thread 9's, in the order they came */
+			assert_int_equal(r.read.time, t0 + 300 * ms);
+			assert_int_equal(r.read.start, r.read.time);
+			assert_int_equal(r.read.nr_values, 2);
+			assert_true(r.read.values[0] == (n == 42 ? UINT64_MAX : 0));
+			assert_true(r.read.values[1] == (n == 42 ? 1ull << 63 : 0xfff000));
+			continue;
+		}
+		assert_int_equal(r.read.pid, 5);
+		if (r.read.tid == 5) { /* counted all along: no times stored */
+			n5++;
 			assert_int_equal(r.read.enabled, 0);
 			assert_int_equal(r.read.running, 0);
+			assert_int_equal(r.read.cpu, 0);
+			assert_int_equal(r.read.time, t0 + n5 * 10 * ms);
+			assert_int_equal(r.read.start, t0 + (n5 - 1) * 10 * ms);
+			assert_int_equal(r.read.values[0], 10000000);
+			continue;
 		}
-		if (n == 3) {
-			assert_int_equal(r.read.pid, 5);
-			assert_int_equal(r.read.tid, 6);
-			assert_int_equal(r.read.cpu, 1);
+		assert_int_equal(r.read.tid, 6);
+		assert_int_equal(r.read.cpu, 1);
+		if (++n6 == 2) {
 			assert_int_equal(r.read.ev, 0);
-			assert_int_equal(r.read.time, t0 + 20000000 - 1);
-			assert_int_equal(r.read.enabled, 100);
-			assert_int_equal(r.read.running, 50);
+			assert_int_equal(r.read.time, t0 + 20 * ms);
+			assert_int_equal(r.read.start, t0 + 10 * ms);
+			assert_int_equal(r.read.enabled, 4 * ms);
+			assert_int_equal(r.read.running, 2 * ms); /* to the us */
 			assert_false(r.read.final);
 			assert_int_equal(r.read.nr_values, 2);
 			assert_int_equal(r.read.values[0], 10000000);
 		}
-		if (n == 40) {
+		if (n6 == 21) { /* no start: at the reading's time */
 			assert_true(r.read.final);
 			assert_int_equal(r.read.ev, 1);
+			assert_int_equal(r.read.time, t0 + 199900000);
+			assert_int_equal(r.read.start, r.read.time);
 			assert_int_equal(r.read.nr_values, 1);
 			assert_int_equal(r.read.values[0], 4);
 		}
-		n++;
 	}
-	assert_int_equal(n, 41);
+	assert_int_equal(n, 43);
+	assert_int_equal(n5, 20);
+	assert_int_equal(n6, 21);
 	assert_true(hpm_profile__status(prof)->complete);
 	hpm_profile__free(prof);
 
@@ -352,26 +393,90 @@ static void test_profile_records(void **state)
 	assert_non_null(t);
 	assert_int_equal(t->source, TL_SRC_RECORDS);
 	assert_int_equal(t->bin_ns, 10000000);
-	assert_int_equal(t->start_ns, t0 + 10000000 - 1); /* the first reading */
-	assert_int_equal(t->nr_bins, 20);
+	assert_int_equal(t->start_ns, t0); /* the first record, the spans' start */
+	assert_int_equal(t->nr_bins, 31);
 	const struct timeline_series *pf = find(t, "page-faults", "all");
 	const struct timeline_series *p6 = find(t, "page-faults", "6");
+	const struct timeline_series *c5 = find(t, "cpu-clock", "5");
 	const struct timeline_series *c6 = find(t, "cpu-clock", "6");
 	assert_non_null(pf);
 	assert_non_null(p6);
-	assert_true(pf->total == 20 * 3 + 4);
+	assert_true(pf->total == 20 * 3 + 4 + (double)(1ull << 63) + 0xfff000);
 	assert_true(p6->total == 10 * 3 + 4);
-	for (size_t i = 0; i < 10; i++)
-		assert_true(pf->count[i] == 0);
-	assert_true(pf->count[10] == 6);
+	for (size_t i = 0; i < 20; i++) { /* each reading in the bin of its span */
+		assert_true(c5->count[i] == 10000000);
+		assert_true(pf->count[i] == (i < 10 ? 0 : i < 19 ? 6 : 6 + 4));
+	}
 	assert_true(p6->count[19] == 3 + 4);
 	assert_true(c6->coverage[0] == 0.5);
 	/* a reading counted all along stores no times: the other's ratio */
-	assert_true(find(t, "cpu-clock", "5")->coverage[0] == 1);
+	assert_true(c5->coverage[0] == 1);
 	assert_true(find(t, "cpu-clock", "all")->coverage[0] == 0.5);
 	timeline__free(t);
 	hpm_profile__free(prof);
 	free(buf);
+}
+
+/* One thread's readings at irregular times (a loaded machine: 10 ms of
+ * CPU each, far apart), each the counts of a steady rate since the one
+ * before: spread over their spans they make a flat line, exactly, where
+ * placed at their times they were bursts; with the bins merged past the
+ * cap, too. */
+static void test_profile_spread(void **state)
+{
+	(void)state;
+	const uint64_t t0 = 1000000000ull, ms = 1000000;
+	/* readings at these ms after the start; one count every 100 ns */
+	const uint64_t at[] = { 25, 32, 70, 95 };
+	for (int capped = 0; capped < 2; capped++) {
+		int fd = memfd_create("prof", 0);
+		assert_true(fd >= 0);
+		struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "h",
+					      .arch = "x86_64", .cpu_model = "m", .kernel = "k",
+					      .nr_events = 1, .events = pevents, .page_size = 4096,
+					      .timeline_ns = 10 * ms };
+		struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
+		assert_non_null(w);
+		struct hpm_prec p = { .type = HPM_PREC_COMM };
+		p.comm = (struct hpm_comm_rec){ .pid = 5, .tid = 5, .time = t0, .comm = "spin" };
+		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+		uint64_t from = t0;
+		for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+			uint64_t v = (t0 + at[i] * ms - from) / 100;
+			p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+			p.read = (struct hpm_read_rec){ .pid = 5, .tid = 5, .time = t0 + at[i] * ms,
+							.start = from, .nr_values = 1, .values = &v };
+			assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+			from = p.read.time;
+		}
+		assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+		size_t len;
+		unsigned char *buf = slurp(fd, &len);
+		struct hpm_profile *prof;
+		assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+		char why[200];
+		struct timeline_opts o = { .max_bins = capped ? 4 : 0 };
+		struct timeline *t = timeline__from_profile(prof, &o, why, sizeof(why));
+		assert_non_null(t);
+		const struct timeline_series *s = find(t, "cpu-clock", "spin/5");
+		assert_non_null(s);
+		assert_true(s->total == 950000);
+		if (!capped) {
+			assert_int_equal(t->bin_ns, 10 * ms);
+			assert_int_equal(t->nr_bins, 10);
+			for (size_t i = 0; i < 9; i++)
+				assert_true(s->count[i] == 100000);
+			assert_true(s->count[9] == 50000); /* 90 to 95 ms */
+		} else { /* 10 bins in at most 4: 40 ms each */
+			assert_int_equal(t->bin_ns, 40 * ms);
+			assert_int_equal(t->nr_bins, 3);
+			assert_true(s->count[0] == 400000 && s->count[1] == 400000);
+			assert_true(s->count[2] == 150000);
+		}
+		timeline__free(t);
+		hpm_profile__free(prof);
+		free(buf);
+	}
 }
 
 int main(void)
@@ -383,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_stat_bad),
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_profile_records),
+		cmocka_unit_test(test_profile_spread),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];

@@ -329,8 +329,11 @@ static int on_record(const struct hpm_prec *p, void *arg)
 			run->err = rc;
 		return rc == -EINVAL ? 0 : rc;
 	}
+	/* the timeline's spans: when threads started, and ran where */
+	if (rec_timeline__note(run->tl, p,
+			      hpm_record__timeline_mode(run->rec) == HPM_TIMELINE_TIMERS) && !run->err)
+		run->err = -ENOMEM;
 	if (p->type == HPM_PREC_SAMPLE) {
-		rec_timeline__saw(run->tl, p->sample.time);
 		if (p->sample.mode == HPM_MODE_KERNEL)
 			run->kernel_samples++;
 	}
@@ -588,8 +591,6 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	run->w = record_start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
-	if (hpm_record__timeline_mode(rec) == HPM_TIMELINE_POLL)
-		rec_timeline__mark_idle(run->tl);
 	install_signals();
 	if (ro.target != HPM_TARGET_EXEC)
 		hpm_record__enable(rec);

@@ -313,7 +313,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, HPM_EXIT_FAIL);
 	}
 
-	if (pic == PIC_HTML && picture_is_stat_json(o.input)) { /* stat -I --json: the charts */
+	if (pic == PIC_HTML && timeline__path_is_stat_json(o.input)) { /* stat -I --json: the charts */
 		int src = export_html_stat(out.f, o.input, why, sizeof(why));
 		if (src)
 			fprintf(stderr, "hpmon report: %s\n", src == -ENOMEM ? "out of memory" : why);

@@ -6,11 +6,9 @@
  * charts alone: export_html_stat).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "json.h"
 #include "picture.h"
@@ -58,17 +56,6 @@ void page_timeline(struct json *j, const struct timeline *t)
 	}
 	json_arr_close(j);
 	json_obj_close(j);
-}
-
-bool picture_is_stat_json(const char *path)
-{
-	char head[64];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	ssize_t n = read(fd, head, sizeof(head));
-	close(fd);
-	return n > 0 && timeline__is_stat_json(head, (size_t)n);
 }
 
 int export_html_stat(FILE *f, const char *path, char *why, size_t len)

@@ -118,8 +118,6 @@ int export_html(FILE *f, struct rep *r, struct ptrees *p, const struct timeline 
  * timeline's charts alone. 0, or -errno with the reason in @why when the
  * file cannot be read as one (timeline__from_stat_json). */
 int export_html_stat(FILE *f, const char *path, char *why, size_t len);
-/* Whether @path starts as a stat JSON file does, not as a profile. */
-bool picture_is_stat_json(const char *path);
 #define PAGE_TIMELINE_BINS 600  /* the timeline's bins in a page, at most */
 
 /* diff --html: B's flame tree, each frame with A's share of the same

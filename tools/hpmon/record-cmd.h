@@ -56,16 +56,17 @@ struct hpm_profile_writer;
 struct rec_timeline *rec_timeline__new(void);
 void rec_timeline__free(struct rec_timeline *t);
 /* Write @r's counts since the thread's previous reading on that CPU
- * (nothing when none changed); a final reading without a time gets the
- * last time seen. 0, or -errno (the writer's, or -ENOMEM). */
+ * (nothing when none changed), rounded to HPM_TIMELINE_BITS with the
+ * rest carried (the final reading exact), with the span's start; a final
+ * reading without a time gets the last time seen. 0, or -errno (the
+ * writer's, or -ENOMEM). */
 int rec_timeline__add(struct rec_timeline *t, struct hpm_profile_writer *w,
 		      const struct hpm_read_rec *r);
-/* The readings come at every interval, counting or not (a timeline read
- * by hpmon, HPM_TIMELINE_POLL): the first and the last reading of a
- * quiet spell (none counted) are written too, with zero counts, so that
- * the spell shows where it is. */
-void rec_timeline__mark_idle(struct rec_timeline *t);
-/* A record of time @time was written: the final readings' time. */
-void rec_timeline__saw(struct rec_timeline *t, uint64_t time);
+/* A record @p was written: a sample's time is the final readings' time
+ * when they have none, and the first one the start of the threads that
+ * were there from the start. With @spans (the session keeps a timeline),
+ * a FORK says when a thread started, a sample when it ran on its CPU.
+ * 0 or -ENOMEM. */
+int rec_timeline__note(struct rec_timeline *t, const struct hpm_prec *p, bool spans);
 
 #endif

@@ -5,7 +5,6 @@
  * per line and a time axis (docs/hpmon-report.md, "Timelines").
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -13,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hpmon/profile.h>
@@ -38,12 +36,14 @@ static size_t text_cols(const char *s)
 	return n;
 }
 
-/* @v as a figure: whole numbers whole, others to four digits. */
-static const char *figure(double v, char *buf, size_t len)
+/* @v as a figure: whole numbers whole, others to four digits; with
+ * @whole (the counts of a profile's readings, which are whole, but
+ * spread over their spans leave fractions in the bins) rounded whole. */
+static const char *figure(double v, bool whole, char *buf, size_t len)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
-	else if (v == floor(v) && fabs(v) < 1e15)
+	else if ((v == floor(v) || whole) && fabs(v) < 1e15)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.4g", v);
@@ -81,8 +81,8 @@ static double column(const struct timeline_series *s, size_t c, size_t per, size
 	return s->metric && n ? v / (double)n : v;
 }
 
-static void series_line(FILE *f, const struct timeline_series *s, size_t ncols, size_t per,
-			size_t nr, size_t label_w, bool utf8)
+static void series_line(FILE *f, const struct timeline_series *s, enum timeline_source src,
+			size_t ncols, size_t per, size_t nr, size_t label_w, bool utf8)
 {
 	const char *const *bars = utf8 ? bars_utf8 : bars_ascii;
 	const char *label = esc_text(s->thread);
@@ -115,8 +115,10 @@ static void series_line(FILE *f, const struct timeline_series *s, size_t ncols, 
 		if (has && v < lo)
 			lo = v;
 	}
-	fprintf(f, "  min %s  max %s  %s %s", figure(lo, a, sizeof(a)), figure(top, b, sizeof(b)),
-		s->metric ? "mean" : "total", figure(s->total, c, sizeof(c)));
+	bool whole = src == TL_SRC_RECORDS && !s->metric;
+	fprintf(f, "  min %s  max %s  %s %s", figure(lo, whole, a, sizeof(a)),
+		figure(top, whole, b, sizeof(b)), s->metric ? "mean" : "total",
+		figure(s->total, whole, c, sizeof(c)));
 	/* multiplexed: how much of the time it was counted */
 	double en = 0, cov = 0;
 	for (size_t i = 0; i < nr && !s->metric; i++)
@@ -194,28 +196,10 @@ int timeline_print(FILE *f, const struct timeline *t, const char *name, unsigned
 		    s->metric != t->series[i - 1].metric)
 			fprintf(f, "%s%s%s%s\n", esc_text(s->event), s->unit[0] ? " (" : "",
 				esc_text(s->unit), s->unit[0] ? ")" : "");
-		series_line(f, s, ncols, per, nr, label_w, utf8);
+		series_line(f, s, t->source, ncols, per, nr, label_w, utf8);
 	}
 	axis(f, ncols, (double)ncols * (double)per * (double)t->bin_ns, label_w);
 	return ferror(f) ? -EIO : 0;
-}
-
-/* Whether @path starts as a stat JSON file (else it is left to the
- * profile reader, which says what it is not). */
-static bool stat_file(const char *path)
-{
-	unsigned char head[64];
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	bool yes = false;
-	if (fd < 0)
-		return false;
-	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode)) {
-		ssize_t n = read(fd, head, sizeof(head));
-		yes = n > 0 && timeline__is_stat_json(head, (size_t)n);
-	}
-	close(fd);
-	return yes;
 }
 
 int report_timeline(const char *input, FILE *f)
@@ -230,7 +214,7 @@ int report_timeline(const char *input, FILE *f)
 		width = ws.ws_col;
 	setlocale(LC_CTYPE, "");
 	bool utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	if (stat_file(input)) {
+	if (timeline__path_is_stat_json(input)) {
 		t = timeline__from_stat_json(input, &to, why, sizeof(why));
 	} else {
 		struct hpm_profile *p;

@@ -1,67 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline model (timeline.h): a builder that bins values by time
- * into series keyed by (event, thread), halving its resolution when the
- * data runs past the bin cap, then the constructors over a profile and
- * over stat -I JSON lines.
+ * The timeline model (timeline.h): the builder (timeline-build.h) that
+ * bins values by time into series keyed by (event, thread), halving its
+ * resolution when the data runs past the bin cap and spreading a reading
+ * over the span it counted, then the constructor over a profile. The one
+ * over stat -I JSON lines is timeline-stat.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <hpmon/profile.h>
 
-#include "merge-json.h"
 #include "report/report.h"
-#include "timeline.h"
+#include "timeline-build.h"
 
-#define TL_MAX_EVENTS 1024
-#define TL_SLOT_ALL 0
-#define TL_SLOT_OTHER 1
-#define TL_SLOT_FIRST 2
-#define TL_NAMES_CAP 65536   /* task names remembered before a thread shows up */
-#define TL_SAMPLE_BIN_NS 1000000ull
-
-struct tl_acc {             /* one series while it is built */
-	double *sum, *en, *run; /* [cap_bins]; a metric: run counts its values */
-};
-
-struct tl_name {            /* a task's last name, by tid */
-	pid_t tid;              /* 0: empty */
-	char *comm;
-};
-
-struct tl_build {
-	struct timeline_opts o;
-	uint64_t start_ns, bin_ns;
-	bool started;
-	size_t nr_bins, cap_bins;
-	/* events by name, each with its series per thread slot (index + 1) */
-	char *ev_name[TL_MAX_EVENTS];
-	char *ev_unit[TL_MAX_EVENTS];
-	bool ev_metric[TL_MAX_EVENTS];
-	uint32_t *slot_series;  /* [TL_MAX_EVENTS][nr_slots_max] */
-	size_t nr_ev;
-	/* thread slots: 0 all, 1 other, then threads in order of appearance */
-	pid_t *slot_tid;
-	char **slot_comm;
-	size_t nr_slots, slots_max;
-	size_t last_slot;
-	/* series */
-	struct tl_acc *acc;
-	uint32_t *acc_ev, *acc_slot;
-	size_t nr_acc, cap_acc;
-	struct tl_name *names;  /* open addressing, TL_NAMES_CAP */
-	size_t nr_names;
-};
-
-static void say(char *why, size_t len, const char *fmt, ...)
+void tl_say(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	if (!why || !len)
@@ -71,7 +28,7 @@ static void say(char *why, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int build_init(struct tl_build *b, const struct timeline_opts *o)
+int tl_build__init(struct tl_build *b, const struct timeline_opts *o)
 {
 	memset(b, 0, sizeof(*b));
 	if (o)
@@ -92,16 +49,17 @@ static int build_init(struct tl_build *b, const struct timeline_opts *o)
 	return 0;
 }
 
-static void build_release(struct tl_build *b)
+void tl_build__release(struct tl_build *b)
 {
 	for (size_t i = 0; i < b->nr_ev; i++) {
 		free(b->ev_name[i]);
 		free(b->ev_unit[i]);
 	}
 	for (size_t i = 0; i < b->nr_acc; i++) {
-		free(b->acc[i].sum);
-		free(b->acc[i].en);
-		free(b->acc[i].run);
+		double **arr[6] = {&b->acc[i].sum, &b->acc[i].en, &b->acc[i].run,
+				   &b->acc[i].dsum, &b->acc[i].den, &b->acc[i].drun};
+		for (int k = 0; k < 6; k++)
+			free(*arr[k]);
 	}
 	for (size_t i = 0; i < b->nr_slots; i++)
 		free(b->slot_comm[i]);
@@ -119,7 +77,7 @@ static void build_release(struct tl_build *b)
 
 /* The event named @name (added when new): its index, or -1 when there
  * are TL_MAX_EVENTS already (later names are left out) or no memory. */
-static long build_event(struct tl_build *b, const char *name, const char *unit, bool metric)
+long tl_build__event(struct tl_build *b, const char *name, const char *unit, bool metric)
 {
 	for (size_t i = 0; i < b->nr_ev; i++)
 		if (b->ev_metric[i] == metric && !strcmp(b->ev_name[i], name))
@@ -189,7 +147,7 @@ static const char *name_of(const struct tl_build *b, pid_t tid)
 }
 
 /* The slot of thread @tid: a new one while there is room, else "other". */
-static size_t build_slot(struct tl_build *b, pid_t tid, const char *comm)
+size_t tl_build__slot(struct tl_build *b, pid_t tid, const char *comm)
 {
 	if (b->o.no_threads)
 		return TL_SLOT_OTHER;
@@ -217,12 +175,15 @@ static int grow_bins(struct tl_build *b, size_t need)
 	if (nc > b->o.max_bins)
 		nc = b->o.max_bins;
 	for (size_t i = 0; i < b->nr_acc; i++) {
-		double **arr[3] = {&b->acc[i].sum, &b->acc[i].en, &b->acc[i].run};
-		for (int k = 0; k < 3; k++) {
-			double *p = realloc(*arr[k], nc * sizeof(double));
+		double **arr[6] = {&b->acc[i].sum, &b->acc[i].en, &b->acc[i].run,
+				   &b->acc[i].dsum, &b->acc[i].den, &b->acc[i].drun};
+		for (int k = 0; k < 6; k++) {
+			/* the differences have one more: the step after the last bin */
+			size_t old = b->cap_bins + (k >= 3), want = nc + (k >= 3);
+			double *p = realloc(*arr[k], want * sizeof(double));
 			if (!p)
 				return -ENOMEM;
-			memset(p + b->cap_bins, 0, (nc - b->cap_bins) * sizeof(double));
+			memset(p + old, 0, (want - old) * sizeof(double));
 			*arr[k] = p;
 		}
 	}
@@ -230,9 +191,31 @@ static int grow_bins(struct tl_build *b, size_t need)
 	return 0;
 }
 
+/* The spans' whole bins into the sums: before the bins change, and at
+ * the end. */
+static void build_settle(struct tl_build *b)
+{
+	if (!b->spread)
+		return;
+	for (size_t i = 0; i < b->nr_acc; i++) {
+		double *to[3] = {b->acc[i].sum, b->acc[i].en, b->acc[i].run};
+		double *d[3] = {b->acc[i].dsum, b->acc[i].den, b->acc[i].drun};
+		for (int k = 0; k < 3; k++) {
+			double run = 0;
+			for (size_t j = 0; j < b->nr_bins; j++) {
+				run += d[k][j];
+				to[k][j] += run;
+			}
+			memset(d[k], 0, (b->cap_bins + 1) * sizeof(double));
+		}
+	}
+	b->spread = false;
+}
+
 /* Past the cap: neighbours merge two by two, and a bin is twice as wide. */
 static void halve(struct tl_build *b)
 {
+	build_settle(b);
 	size_t n = (b->nr_bins + 1) / 2;
 	for (size_t i = 0; i < b->nr_acc; i++) {
 		double *arr[3] = {b->acc[i].sum, b->acc[i].en, b->acc[i].run};
@@ -248,7 +231,7 @@ static void halve(struct tl_build *b)
 
 /* The series of event @ev and slot @slot, made when new: its index, or
  * -1 without memory. */
-static long build_series(struct tl_build *b, size_t ev, size_t slot)
+long tl_build__series(struct tl_build *b, size_t ev, size_t slot)
 {
 	uint32_t *at = &b->slot_series[ev * b->slots_max + slot];
 	if (*at)
@@ -270,13 +253,14 @@ static long build_series(struct tl_build *b, size_t ev, size_t slot)
 		b->cap_acc = nc;
 	}
 	struct tl_acc *a = &b->acc[b->nr_acc];
-	a->sum = calloc(b->cap_bins ? b->cap_bins : 1, sizeof(double));
-	a->en = calloc(b->cap_bins ? b->cap_bins : 1, sizeof(double));
-	a->run = calloc(b->cap_bins ? b->cap_bins : 1, sizeof(double));
-	if (!a->sum || !a->en || !a->run) {
-		free(a->sum);
-		free(a->en);
-		free(a->run);
+	double **arr[6] = {&a->sum, &a->en, &a->run, &a->dsum, &a->den, &a->drun};
+	bool ok = true;
+	a->total = 0;
+	for (int k = 0; k < 6; k++)
+		ok &= !!(*arr[k] = calloc((b->cap_bins ? b->cap_bins : 1) + (k >= 3), sizeof(double)));
+	if (!ok) {
+		for (int k = 0; k < 6; k++)
+			free(*arr[k]);
 		return -1;
 	}
 	b->acc_ev[b->nr_acc] = (uint32_t)ev;
@@ -286,7 +270,7 @@ static long build_series(struct tl_build *b, size_t ev, size_t slot)
 }
 
 /* The bin of time @t (before the start: the first), halving as needed. */
-static long build_bin(struct tl_build *b, uint64_t t)
+long tl_build__bin(struct tl_build *b, uint64_t t)
 {
 	if (!b->started) {
 		b->started = true;
@@ -305,23 +289,74 @@ static long build_bin(struct tl_build *b, uint64_t t)
 
 /* Add @v (with @en and @run ns of enabled and running time; a metric:
  * one value) at time @t to event @ev of slot @slot and of "all". */
-static int build_add(struct tl_build *b, size_t ev, size_t slot, uint64_t t, double v, double en,
+int tl_build__add(struct tl_build *b, size_t ev, size_t slot, uint64_t t, double v, double en,
 		     double run, bool also_all)
 {
-	long bin = build_bin(b, t);
+	long bin = tl_build__bin(b, t);
 	if (bin < 0)
 		return -ENOMEM;
 	size_t slots[2] = {slot, TL_SLOT_ALL};
 	for (int k = 0; k < (also_all && slot != TL_SLOT_ALL ? 2 : 1); k++) {
-		long s = build_series(b, ev, slots[k]);
+		long s = tl_build__series(b, ev, slots[k]);
 		if (s < 0)
 			return -ENOMEM;
 		b->acc[s].sum[bin] += v;
+		b->acc[s].total += v;
 		if (b->ev_metric[ev]) {
 			b->acc[s].run[bin] += 1;
 		} else {
 			b->acc[s].en[bin] += en;
 			b->acc[s].run[bin] += run;
+		}
+	}
+	return 0;
+}
+
+/* Add @v (with @en and @run ns of enabled and running time) counted from
+ * @from to @to evenly over the bins that span covers, to event @ev of
+ * slot @slot and of "all": a rate, not a burst at its end. What began
+ * before the first bin counts in it. */
+static int build_add_span(struct tl_build *b, size_t ev, size_t slot, uint64_t from, uint64_t to,
+			  double v, double en, double run)
+{
+	long last = tl_build__bin(b, to); /* first: it may widen the bins */
+	if (last < 0)
+		return -ENOMEM;
+	if (from < b->start_ns)
+		from = b->start_ns;
+	if (from >= to)
+		return tl_build__add(b, ev, slot, to, v, en, run, true);
+	size_t first = (size_t)((from - b->start_ns) / b->bin_ns);
+	double span = (double)(to - from), w = (double)b->bin_ns;
+	/* the share of the first and the last bin, and of each between */
+	double head = ((double)b->start_ns + (double)(first + 1) * w - (double)from) / span;
+	double tail = ((double)to - ((double)b->start_ns + (double)last * w)) / span;
+	double whole = w / span;
+	if (first == (size_t)last)
+		head = 1, tail = 0;
+	size_t slots[2] = {slot, TL_SLOT_ALL};
+	for (int k = 0; k < (slot != TL_SLOT_ALL ? 2 : 1); k++) {
+		long s = tl_build__series(b, ev, slots[k]);
+		if (s < 0)
+			return -ENOMEM;
+		struct tl_acc *a = &b->acc[s];
+		a->total += v;
+		a->sum[first] += v * head;
+		a->en[first] += en * head;
+		a->run[first] += run * head;
+		if (first == (size_t)last)
+			continue;
+		a->sum[last] += v * tail;
+		a->en[last] += en * tail;
+		a->run[last] += run * tail;
+		if (first + 1 < (size_t)last) {
+			a->dsum[first + 1] += v * whole;
+			a->dsum[last] -= v * whole;
+			a->den[first + 1] += en * whole;
+			a->den[last] -= en * whole;
+			a->drun[first + 1] += run * whole;
+			a->drun[last] -= run * whole;
+			b->spread = true;
 		}
 	}
 	return 0;
@@ -370,9 +405,10 @@ static int fill_series(const struct tl_build *b, size_t i, struct timeline_serie
 				with++;
 			}
 		} else {
-			s->count[j] = a->sum[j];
-			s->coverage[j] = a->en[j] > 0 ? a->run[j] / a->en[j] : 1;
-			s->total += a->sum[j];
+			/* a spread count's differences may leave a rounding
+			 * error's worth below 0 where nothing was counted */
+			s->count[j] = a->sum[j] > 0 ? a->sum[j] : 0;
+			s->coverage[j] = a->en[j] > 0 && a->run[j] < a->en[j] ? a->run[j] / a->en[j] : 1;
 		}
 		if (!s->metric || a->run[j] > 0) {
 			if (s->count[j] < s->min)
@@ -383,6 +419,8 @@ static int fill_series(const struct tl_build *b, size_t i, struct timeline_serie
 	}
 	if (s->metric)
 		s->total = with ? s->total / (double)with : 0;
+	else
+		s->total = a->total;
 	if (s->min > s->max)
 		s->min = s->max = 0;
 	return 0;
@@ -390,8 +428,9 @@ static int fill_series(const struct tl_build *b, size_t i, struct timeline_serie
 
 /* The finished timeline: per event, "all" first, then the threads in the
  * order they appeared, "[other threads]" last. */
-static struct timeline *build_finish(struct tl_build *b, enum timeline_source src)
+struct timeline *tl_build__finish(struct tl_build *b, enum timeline_source src)
 {
+	build_settle(b);
 	struct timeline *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
@@ -445,23 +484,41 @@ static int profile_sample(struct tl_build *b, const struct hpm_profile_meta *m,
 {
 	if (!s->time || s->ev >= m->nr_events || evs[s->ev] < 0)
 		return 0;
-	size_t slot = build_slot(b, s->tid, NULL);
-	return build_add(b, (size_t)evs[s->ev], slot, s->time, (double)s->period, 0, 0, true);
+	size_t slot = tl_build__slot(b, s->tid, NULL);
+	return tl_build__add(b, (size_t)evs[s->ev], slot, s->time, (double)s->period, 0, 0, true);
 }
 
-/* A TIMELINE record: each event's count since the thread's previous one. */
+/* A TIMELINE record: each event's count since the thread's previous
+ * one, spread over its span (a profile of minor version 1 has none: at
+ * the reading's time). */
 static int profile_read(struct tl_build *b, const struct hpm_profile_meta *m,
 			const struct hpm_read_rec *t, const long *evs)
 {
-	size_t slot = build_slot(b, t->tid, NULL);
+	size_t slot = tl_build__slot(b, t->tid, NULL);
+	uint64_t from = t->start ? t->start : t->time;
 	for (uint32_t k = 0; k < t->nr_values && t->ev + k < m->nr_events; k++) {
 		long ev = evs[t->ev + k];
-		int rc = ev < 0 ? 0 : build_add(b, (size_t)ev, slot, t->time, (double)t->values[k],
-					       (double)t->enabled, (double)t->running, true);
+		int rc = ev < 0 ? 0 : build_add_span(b, (size_t)ev, slot, from, t->time,
+						    (double)t->values[k], (double)t->enabled,
+						    (double)t->running);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* When @r happened (a reading: when its span began); 0 when not known. */
+static uint64_t record_time(const struct hpm_prec *r)
+{
+	switch (r->type) {
+	case HPM_PREC_SAMPLE: return r->sample.time;
+	case HPM_PREC_MMAP: return r->mmap.time;
+	case HPM_PREC_COMM: return r->comm.time;
+	case HPM_PREC_FORK:
+	case HPM_PREC_EXIT: return r->task.time;
+	case HPM_PREC_TIMELINE: return r->read.start ? r->read.start : r->read.time;
+	default: return 0;
+	}
 }
 
 struct timeline *timeline__from_profile(struct hpm_profile *p, const struct timeline_opts *o,
@@ -477,7 +534,7 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 	long *evs = NULL;
 	int rc;
 
-	if (build_init(&b, o))
+	if (tl_build__init(&b, o))
 		goto nomem;
 	b.bin_ns = records ? m->timeline_ns : TL_SAMPLE_BIN_NS;
 	evs = calloc(m->nr_events ? m->nr_events : 1, sizeof(long));
@@ -488,11 +545,19 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		evs[i] = -1;
 		if ((records || m->events[i].trigger) &&
-		    (evs[i] = build_event(&b, m->events[i].name, "", false)) < 0)
+		    (evs[i] = tl_build__event(&b, m->events[i].name, "", false)) < 0)
 			goto nomem;
 	}
 	hpm_profile__skip(p, HPM_PROFILE_SKIP_CHAINS | HPM_PROFILE_SKIP_STACKS);
 	while ((rc = hpm_profile__next(p, &r)) > 0) {
+		/* bin 0 at the first record with a time (a writer puts a chunk's
+		 * readings after its samples, and a span begins before its
+		 * reading) */
+		uint64_t at = record_time(&r);
+		if (!b.started && at) {
+			b.started = true;
+			b.start_ns = at;
+		}
 		if (r.type == HPM_PREC_SAMPLE && !records)
 			rc = profile_sample(&b, m, &r.sample, evs);
 		else if (r.type == HPM_PREC_TIMELINE && records)
@@ -506,16 +571,16 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 	}
 	if (rc < 0)
 		goto nomem;
-	t = build_finish(&b, records ? TL_SRC_RECORDS : TL_SRC_SAMPLES);
+	t = tl_build__finish(&b, records ? TL_SRC_RECORDS : TL_SRC_SAMPLES);
 	if (!t)
 		goto nomem;
 	free(evs);
-	build_release(&b);
+	tl_build__release(&b);
 	return t;
 nomem:
 	free(evs);
-	build_release(&b);
-	say(why, len, "out of memory");
+	tl_build__release(&b);
+	tl_say(why, len, "out of memory");
 	errno = ENOMEM;
 	return NULL;
 }
@@ -526,7 +591,7 @@ struct timeline *timeline__from_rep(const struct rep *r, const struct timeline_o
 	struct hpm_profile *p;
 	int rc = hpm_profile__open(r->o.input, &p);
 	if (rc) {
-		say(why, len, "cannot read '%s' again: %s", r->o.input, hpm_strerror(rc));
+		tl_say(why, len, "cannot read '%s' again: %s", r->o.input, hpm_strerror(rc));
 		errno = -rc;
 		return NULL;
 	}
@@ -534,209 +599,5 @@ struct timeline *timeline__from_rep(const struct rep *r, const struct timeline_o
 	int e = errno;
 	hpm_profile__free(p);
 	errno = e;
-	return t;
-}
-
-/* ---- stat -I JSON lines ---- */
-
-bool timeline__is_stat_json(const void *head, size_t n)
-{
-	const unsigned char *c = head;
-	size_t i = 0;
-	while (i < n && (c[i] == ' ' || c[i] == '\t' || c[i] == '\n' || c[i] == '\r'))
-		i++;
-	return i < n && c[i] == '{';
-}
-
-/* The next line of @f into *@buf, without its newline: 1, 0 at the end,
- * -E2BIG past @max bytes, -errno on a read error. */
-static int read_line(FILE *f, char **buf, size_t *cap, size_t *n, size_t max)
-{
-	*n = 0;
-	int c;
-	while ((c = getc(f)) != EOF && c != '\n') {
-		if (*n + 1 >= *cap) {
-			if (*cap > max)
-				return -E2BIG;
-			size_t nc = *cap ? *cap * 2 : 4096;
-			char *p = realloc(*buf, nc);
-			if (!p)
-				return -ENOMEM;
-			*buf = p;
-			*cap = nc;
-		}
-		(*buf)[(*n)++] = (char)c;
-	}
-	if (ferror(f))
-		return -EIO;
-	if (c == EOF && !*n)
-		return 0;
-	return 1;
-}
-
-static double num_or(const struct mj *o, const char *key, double dflt)
-{
-	const double *v = mj_num(o, key);
-	return v ? *v : dflt;
-}
-
-/* One interval's "events" and "metrics" of thread @slot at @t. */
-static int stat_values(struct tl_build *b, const struct mj *row, size_t slot, uint64_t t,
-		       bool also_all, unsigned *gen, unsigned *seen)
-{
-	const struct mj *evs = mj_get(row, "events"), *ms = mj_get(row, "metrics");
-	++*gen;
-	for (size_t i = 0; evs && evs->type == MJ_ARR && i < evs->n; i++) {
-		const struct mj *e = evs->kids[i];
-		const char *name = mj_str(e, "name");
-		if (!name)
-			continue;
-		long ev = build_event(b, name, mj_str(e, "unit"), false);
-		if (ev < 0 || seen[ev] == *gen) /* a metric's event listed again */
-			continue;
-		seen[ev] = *gen;
-		const double *c = mj_num(e, "count");
-		double en = num_or(e, "enabled_ns", 0), run = num_or(e, "running_ns", 0);
-		if (!c) /* not counted in this interval: no time ran */
-			run = 0;
-		int rc = build_add(b, (size_t)ev, slot, t, c ? *c : 0, en, run, also_all);
-		if (rc)
-			return rc;
-	}
-	for (size_t i = 0; ms && ms->type == MJ_ARR && i < ms->n; i++) {
-		const struct mj *e = ms->kids[i];
-		const char *name = mj_str(e, "name");
-		const double *v = mj_num(e, "value");
-		if (!name)
-			continue;
-		long ev = build_event(b, name, mj_str(e, "unit"), true);
-		if (ev < 0)
-			continue;
-		if (!v) { /* null: the bin exists, with no value */
-			if (build_bin(b, t) < 0 || build_series(b, (size_t)ev, slot) < 0)
-				return -ENOMEM;
-			continue;
-		}
-		int rc = build_add(b, (size_t)ev, slot, t, *v, 0, 0, also_all);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-static int stat_line(struct tl_build *b, const struct mj *o, unsigned *gen, unsigned *seen)
-{
-	const double *tn = mj_num(o, "time_ns");
-	if (!tn) /* the summary */
-		return 0;
-	double span = num_or(o, "span_ns", 0), iv = num_or(o, "interval_ns", 0);
-	if (!b->bin_ns)
-		b->bin_ns = iv >= 1 && iv < 1e15 ? (uint64_t)iv : 100000000ull;
-	b->started = true; /* stat's clock starts at 0 */
-	double at = *tn - span;
-	uint64_t t = at > 0 && at < 1.8e19 ? (uint64_t)at : 0;
-	int rc = stat_values(b, o, TL_SLOT_ALL, t, false, gen, seen);
-	const struct mj *th = mj_get(o, "threads");
-	for (size_t i = 0; !rc && th && th->type == MJ_ARR && i < th->n; i++) {
-		const struct mj *row = th->kids[i];
-		double tid = num_or(row, "tid", 0);
-		if (!(tid > 0 && tid < 1e9))
-			continue;
-		size_t slot = build_slot(b, (pid_t)tid, mj_str(row, "comm"));
-		rc = stat_values(b, row, slot, t, false, gen, seen);
-	}
-	return rc;
-}
-
-struct timeline *timeline__from_stat_json(const char *path, const struct timeline_opts *o,
-					  char *why, size_t len)
-{
-	struct tl_build b;
-	struct timeline *t = NULL;
-	char *line = NULL;
-	size_t cap = 0, n, lineno = 0, objs = 0;
-	unsigned gen = 0, *seen = NULL;
-	struct stat sb;
-	FILE *f = NULL;
-	int e = 0, rc;
-
-	if (build_init(&b, o) || !(seen = calloc(TL_MAX_EVENTS, sizeof(*seen)))) {
-		e = ENOMEM;
-		goto out;
-	}
-	/* without blocking: a FIFO must not hang the open; a regular file only */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0 || fstat(fd, &sb)) {
-		e = errno;
-		say(why, len, "cannot read '%s': %s", path, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode) || !(f = fdopen(fd, "r"))) {
-		e = S_ISREG(sb.st_mode) ? errno : EINVAL;
-		say(why, len, "cannot read '%s': %s", path,
-		    e == EINVAL ? "not a regular file" : strerror(e));
-		close(fd);
-		goto out;
-	}
-	while ((rc = read_line(f, &line, &cap, &n, MJ_MAX_TEXT)) > 0) {
-		char jwhy[120];
-		lineno++;
-		size_t k = 0;
-		while (k < n && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
-			k++;
-		if (k == n)
-			continue;
-		struct mj *j = mj_parse(line, n, jwhy, sizeof(jwhy));
-		if (!j || j->type != MJ_OBJ) {
-			e = j ? EBADMSG : errno;
-			say(why, len, "'%s', line %zu: %s", path, lineno,
-			    j ? "not a JSON object" : e == EBADMSG ? jwhy : strerror(e));
-			mj_free(j);
-			goto out;
-		}
-		objs++;
-		rc = stat_line(&b, j, &gen, seen);
-		mj_free(j);
-		if (rc) {
-			e = -rc;
-			say(why, len, "out of memory");
-			goto out;
-		}
-	}
-	if (rc < 0) {
-		e = -rc;
-		if (rc == -E2BIG)
-			say(why, len, "'%s', line %zu: longer than %u MiB, which no stat file writes",
-			    path, lineno + 1, MJ_MAX_TEXT >> 20);
-		else
-			say(why, len, "cannot read '%s' (line %zu): %s", path, lineno + 1, strerror(-rc));
-		goto out;
-	}
-	if (!objs) {
-		e = EBADMSG;
-		say(why, len, "'%s' is empty: no interval of stat -I", path);
-		goto out;
-	}
-	if (!b.bin_ns) {
-		e = EBADMSG;
-		say(why, len, "'%s' holds no intervals: write it with hpmon stat -I MS --json -o FILE",
-		    path);
-		goto out;
-	}
-	t = build_finish(&b, TL_SRC_STAT);
-	if (!t) {
-		e = ENOMEM;
-		say(why, len, "out of memory");
-	}
-out:
-	if (f)
-		fclose(f);
-	free(line);
-	free(seen);
-	build_release(&b);
-	if (!t)
-		errno = e ? e : EINVAL;
 	return t;
 }

@@ -97,6 +97,10 @@ struct timeline *timeline__from_stat_json(const char *path, const struct timelin
 /* Whether the @n bytes at the start of a file are a stat JSON file's
  * (a '{' after white space), not a profile's. */
 bool timeline__is_stat_json(const void *head, size_t n);
+/* Whether @path is a regular file that starts as a stat JSON file (else
+ * it is left to the profile reader, which says what it is not). Opened
+ * without blocking: a FIFO is not waited for, and is not one. */
+bool timeline__path_is_stat_json(const char *path);
 void timeline__free(struct timeline *t);
 
 #endif
