@@ -64,6 +64,10 @@ struct hpm_sysacct {
 	 * its member's place; nr_vals values in all, the leader's first */
 	size_t *vidx;
 	size_t nr_vals;
+	/* the group's read holds its times only when it has no member;
+	 * else they come from the member fd[time_fd]'s own read, at sync */
+	bool read_times;
+	size_t time_fd;
 	size_t nr_cpus;
 	struct sa_cpu *cpu;
 	size_t ring_pages;
@@ -88,6 +92,16 @@ struct hpm_sysacct {
 	uint64_t seq;
 	unsigned char scratch[HPM_RING_RECORD_MAX];
 };
+
+/* A switch-out sample: header, pid and tid, time, then the group's read
+ * (nr, the times if read_times, the values: the leader's first). */
+#define SA_SAMPLE_READ_OFF 24
+/* What sample_id_all appends to the other records: pid and tid, time. */
+#define SA_ID_TAIL 16
+static inline size_t sa_sample_lead(const struct hpm_sysacct *a)
+{
+	return SA_SAMPLE_READ_OFF + 8 + (a->read_times ? 16 : 0);
+}
 
 /* ---- sysacct-tasks.c ---- */
 

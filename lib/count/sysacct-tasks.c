@@ -295,8 +295,8 @@ int sa_tasks_snapshot(struct hpm_sysacct *a)
 
 /* ---- the queue ---- */
 
-/* sample_id_all's tail (TID, TIME, CPU: 24 bytes) on every record but a
- * sample; a sample's time follows pid and tid. */
+/* sample_id_all's tail (TID, TIME: SA_ID_TAIL bytes) on every record but
+ * a sample; a sample's time follows pid and tid. */
 uint64_t sa_rec_time(const void *rec, size_t len)
 {
 	const struct perf_event_header *h = rec;
@@ -304,8 +304,8 @@ uint64_t sa_rec_time(const void *rec, size_t len)
 	if (h->type == PERF_RECORD_SAMPLE) {
 		if (len >= sizeof(*h) + 16)
 			memcpy(&t, (const char *)rec + sizeof(*h) + 8, 8);
-	} else if (len >= sizeof(*h) + 24) {
-		memcpy(&t, (const char *)rec + len - 16, 8);
+	} else if (len >= sizeof(*h) + SA_ID_TAIL) {
+		memcpy(&t, (const char *)rec + len - 8, 8);
 	}
 	return t;
 }
@@ -400,43 +400,33 @@ static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t
 	a->unsampled += missing;
 }
 
-/* Group read layout: nr, enabled, running, then the leader and the
- * events. @own: 1 for a switch-out sample (the leader counted its
- * switch), 0 for a read at sync. */
-static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
-		     size_t avail, uint64_t own)
+/* @v: the group's values (nr_vals, the leader's first). @own: 1 for a
+ * switch-out sample (the leader counted its switch), 0 for a read at
+ * sync. */
+static void on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *v,
+		      uint64_t own)
 {
 	struct sa_cpu *sc = &a->cpu[slot];
-	uint64_t nr, en, run, lead;
-	if (avail < 24)
-		return -EIO;
-	memcpy(&nr, p, 8);
-	memcpy(&en, p + 8, 8);
-	memcpy(&run, p + 16, 8);
-	if (nr != a->nr_vals || avail < 24 + nr * 8)
-		return -EIO;
-	memcpy(&lead, p + 24, 8);
+	uint64_t lead;
+	memcpy(&lead, v, 8);
 	/* every switch-out since the last read is sampled, this one's
 	 * included, unless the kernel skipped some */
 	uint64_t switches = lead - sc->lead;
 	if (sc->after_lost) {
-		charge(a, slot, a->lost_row, p + 24);
+		charge(a, slot, a->lost_row, v);
 		sc->after_lost = false;
 	} else if (switches > own) {
-		charge_merged(a, slot, t, own, switches - own, p + 24);
+		charge_merged(a, slot, t, own, switches - own, v);
 	} else {
-		charge(a, slot, t, p + 24);
+		charge(a, slot, t, v);
 	}
 	sc->lead = lead;
-	sc->enabled = en;
-	sc->running = run;
-	return 0;
 }
 
 static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
-	if (len < 8 + 24)
+	if (len < SA_SAMPLE_READ_OFF)
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
@@ -457,8 +447,20 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	/* preempted on its way out, the task is still to go out for good */
 	if (tid == UINT32_MAX || t != sc->exited)
 		sc->exited = SIZE_MAX;
-	/* header, pid/tid, time, cpu/res: then the group */
-	return on_counts(a, slot, t, p + 32, len - 32, 1);
+	/* the group's read (sa_sample_lead): nr, [times,] values */
+	size_t lo = sa_sample_lead(a);
+	uint64_t nr;
+	if (len < lo + a->nr_vals * 8)
+		return -EIO;
+	memcpy(&nr, p + SA_SAMPLE_READ_OFF, 8);
+	if (nr != a->nr_vals)
+		return -EIO;
+	if (a->read_times) {
+		memcpy(&sc->enabled, p + SA_SAMPLE_READ_OFF + 8, 8);
+		memcpy(&sc->running, p + SA_SAMPLE_READ_OFF + 16, 8);
+	}
+	on_counts(a, slot, t, p + lo, 1);
+	return 0;
 }
 
 static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
@@ -525,14 +527,14 @@ static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *
 static int on_comm(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
-	if (len < 8 + 8 + 24)
+	if (len < 8 + 8 + SA_ID_TAIL)
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
 	size_t t = known_task(a, (pid_t)pid, (pid_t)tid);
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	size_t n = len - 16 - 24;
+	size_t n = len - 16 - SA_ID_TAIL;
 	if (n > sizeof(a->task[t].t.comm) - 1)
 		n = sizeof(a->task[t].t.comm) - 1;
 	memcpy(a->task[t].t.comm, p + 16, n);
@@ -551,7 +553,17 @@ static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, s
 	size_t t = attributed ? known_task(a, (pid_t)pid, (pid_t)tid) : a->unattr_row;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	return on_counts(a, slot, t, p + 32, len - 32, 0);
+	/* sa_sync_rec: then time, nr, enabled, running, values */
+	uint64_t nr;
+	if (len < 32 + 24)
+		return -EIO;
+	memcpy(&nr, p + 32, 8);
+	if (nr != a->nr_vals || len < 56 + nr * 8)
+		return -EIO;
+	memcpy(&a->cpu[slot].enabled, p + 40, 8);
+	memcpy(&a->cpu[slot].running, p + 48, 8);
+	on_counts(a, slot, t, p + 56, 0);
+	return 0;
 }
 
 static int handle(struct hpm_sysacct *a, const struct sa_rec *r)

@@ -73,6 +73,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 	a->nr_vals = 1;
 	for (size_t i = 0; i < a->nr_ev; i++)
 		a->vidx[i] = same_as_leader(hpm_event__attr(&list->ev[i])) ? 0 : a->nr_vals++;
+	a->read_times = a->nr_vals == 1;
 	if (a->ring_pages & (a->ring_pages - 1)) {
 		rc = -EINVAL;
 		goto fail;
@@ -145,16 +146,21 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
  * they would name the tasks whose switch-out the kernel counts without a
  * sample (sysacct-tasks.c, charge_merged), but writing two more records
  * at every switch costs more than the sample itself (docs/hpmon-top.md). */
-static void leader_attr(struct perf_event_attr *pa, size_t data_len)
+static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
 	pa->size = sizeof(*pa);
 	pa->type = PERF_TYPE_SOFTWARE;
 	pa->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	pa->sample_period = 1;
-	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
-	pa->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* what each sample costs the switch is what it holds: not the CPU
+	 * (each CPU has its buffer) nor the group's times (the same at
+	 * every sample of a pinned software group; read at sync from a
+	 * member of their own, or with the values when there is none) */
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ;
+	pa->read_format = PERF_FORMAT_GROUP;
+	if (a->read_times)
+		pa->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	pa->disabled = 1;
 	pa->task = 1;
 	pa->comm = 1;
@@ -172,7 +178,7 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 	struct perf_event_attr pa;
 	int fd;
 
-	leader_attr(&pa, data_len);
+	leader_attr(a, &pa, data_len);
 	fd = hpm__perf_open(&pa, -1, sc->cpu, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
 	if (fd < 0) {
 		a->failed_ev = SIZE_MAX;
@@ -197,7 +203,8 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 		ea.freq = 0;
 		ea.sample_period = 0;
 		ea.sample_type = 0;
-		ea.read_format = pa.read_format;
+		/* its own read (not the group's) gives the group's times */
+		ea.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		/* the kernel refuses a group whose members' clocks differ */
 		ea.use_clockid = 1;
 		ea.clockid = CLOCK_MONOTONIC;
@@ -208,6 +215,8 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 			return fd;
 		}
 		sc->fd[i + 1] = fd;
+		if (!a->time_fd)
+			a->time_fd = i + 1;
 	}
 	return hpm_ring__map(&sc->ring, sc->fd[0], (size_t)page, data_len);
 }
@@ -265,10 +274,10 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	int rc, n = 0;
 	hpm_ring__read_init(r);
 	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
-		/* a sample's leader count: header, pid/tid, time, cpu, then
-		 * nr, enabled, running and the leader (read_group) */
-		if (h->type == PERF_RECORD_SAMPLE && h->size >= 64)
-			memcpy(&a->cpu[c].qlead, (const char *)h + 56, 8);
+		/* a sample's leader count (sa_sample_lead) */
+		size_t lo = sa_sample_lead(a);
+		if (h->type == PERF_RECORD_SAMPLE && h->size >= lo + 8)
+			memcpy(&a->cpu[c].qlead, (const char *)h + lo, 8);
 		int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
 		hpm_ring__consume(r);
 		if (q) {
@@ -341,10 +350,24 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 		rc = -errno;
 		goto out;
 	}
-	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t));
-	if (read(sc->fd[0], &s->nr, (size_t)want) != want || s->nr != nv) {
+	/* the values (and the times, when the group has no member) */
+	size_t skip = a->read_times ? 0 : 2;
+	ssize_t want = (ssize_t)((3 - skip + nv) * sizeof(uint64_t));
+	uint64_t *dst = &s->nr + skip;
+	if (read(sc->fd[0], dst, (size_t)want) != want || *dst != nv) {
 		rc = -EIO;
 		goto out;
+	}
+	s->nr = nv;
+	if (skip) {
+		/* a member's own read: its times are the group's */
+		uint64_t m[3];
+		if (read(sc->fd[a->time_fd], m, sizeof(m)) != (ssize_t)sizeof(m)) {
+			rc = -EIO;
+			goto out;
+		}
+		s->enabled = m[1];
+		s->running = m[2];
 	}
 	s->time = mono_ns();
 	if ((rc = read_ring(a, c)) < 0)

@@ -162,24 +162,22 @@ struct stream {
 /* A switch-out sample of @tid with the group's values cs, faults. */
 static void put_sample(struct stream *st, uint32_t tid, uint64_t cs, uint64_t faults)
 {
-	uint64_t r[4 + 3 + 2];
+	uint64_t r[3 + 1 + 2];
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(r) };
 	memcpy(r, &h, 8);
 	r[1] = (uint64_t)tid << 32 | tid;
 	r[2] = ++st->time;
-	r[3] = 0;
-	r[4] = 2;
-	r[5] = r[6] = st->time;
-	r[7] = cs;
-	r[8] = faults;
+	r[3] = 2;
+	r[4] = cs;
+	r[5] = faults;
 	assert_int_equal(sa_queue(st->a, 0, r, sizeof(r), st->time), 0);
 }
 
 /* The exit record of @tid, written in its context: pid, ppid, tid,
- * ptid, time, then sample_id_all's pid/tid, time and cpu. */
+ * ptid, time, then sample_id_all's pid/tid and time. */
 static void put_exit(struct stream *st, uint32_t tid)
 {
-	uint64_t r[7];
+	uint64_t r[6];
 	struct perf_event_header h = { PERF_RECORD_EXIT, 0, sizeof(r) };
 	memcpy(r, &h, 8);
 	r[1] = (uint64_t)tid << 32 | tid;
@@ -187,7 +185,6 @@ static void put_exit(struct stream *st, uint32_t tid)
 	r[3] = ++st->time;
 	r[4] = (uint64_t)tid << 32 | tid;
 	r[5] = st->time;
-	r[6] = 0;
 	assert_int_equal(sa_queue(st->a, 0, r, sizeof(r), st->time), 0);
 }
 
