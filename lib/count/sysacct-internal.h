@@ -89,6 +89,8 @@ struct hpm_sysacct {
 	size_t nr_bytes, cap_bytes;
 	struct sa_rec *rec;
 	size_t nr_rec, cap_rec;
+	struct sa_rec *tmp;      /* [cap_tmp]: sort_queue's other half */
+	size_t cap_tmp;
 	uint64_t seq;
 	unsigned char scratch[HPM_RING_RECORD_MAX];
 };

@@ -248,6 +248,7 @@ void sa_tasks_free(struct hpm_sysacct *a)
 	free(a->hval);
 	free(a->bytes);
 	free(a->rec);
+	free(a->tmp);
 }
 
 static bool all_digits(const char *s)
@@ -347,12 +348,67 @@ int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint6
 	return 0;
 }
 
-static int rec_cmp(const void *x, const void *y)
+static inline bool rec_after(const struct sa_rec *p, const struct sa_rec *q)
 {
-	const struct sa_rec *p = x, *q = y;
-	if (p->time != q->time)
-		return p->time < q->time ? -1 : 1;
-	return p->seq < q->seq ? -1 : p->seq > q->seq;
+	return p->time != q->time ? p->time > q->time : p->seq > q->seq;
+}
+
+/* The end of the run in order that starts at @i. */
+static size_t run_end(const struct sa_rec *r, size_t i, size_t n)
+{
+	while (++i < n && !rec_after(&r[i - 1], &r[i]))
+		;
+	return i;
+}
+
+/*
+ * Put the queue in time order (ties: order of arrival). It is made of
+ * runs in order already: each CPU's buffer as one read found it, and
+ * what the last round kept. Neighbouring runs are merged until one is
+ * left: O(n log runs), where a general sort costs O(n log n) comparisons
+ * through a pointer, at every sample (the larger part of what
+ * attributing a sample cost).
+ */
+static int sort_queue(struct hpm_sysacct *a)
+{
+	size_t n = a->nr_rec;
+	if (run_end(a->rec, 0, n) == n)
+		return 0;
+	if (a->cap_tmp < a->cap_rec) {
+		struct sa_rec *t = realloc(a->tmp, a->cap_rec * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		a->tmp = t;
+		a->cap_tmp = a->cap_rec;
+	}
+	struct sa_rec *src = a->rec, *dst = a->tmp;
+	size_t runs;
+	do {
+		size_t i = 0, o = 0;
+		for (runs = 0; i < n; runs++) {
+			size_t m = run_end(src, i, n);
+			size_t e = m < n ? run_end(src, m, n) : n;
+			size_t x = i, y = m;
+			while (x < m && y < e)
+				dst[o++] = rec_after(&src[x], &src[y]) ? src[y++] : src[x++];
+			memcpy(dst + o, src + x, (m - x) * sizeof(*dst));
+			o += m - x;
+			memcpy(dst + o, src + y, (e - y) * sizeof(*dst));
+			o += e - y;
+			i = e;
+		}
+		struct sa_rec *t = src;
+		src = dst;
+		dst = t;
+	} while (runs > 1);
+	if (src != a->rec) {
+		size_t c = a->cap_rec;
+		a->tmp = a->rec;
+		a->rec = src;
+		a->cap_rec = a->cap_tmp;
+		a->cap_tmp = c;
+	}
+	return 0;
 }
 
 /* ---- each record's effect ---- */
@@ -604,7 +660,8 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 
 	if (!a->nr_rec)
 		return 0; /* nothing queued yet: no array to sort */
-	qsort(a->rec, a->nr_rec, sizeof(*a->rec), rec_cmp);
+	if ((rc = sort_queue(a)))
+		return rc;
 	while (n < a->nr_rec && a->rec[n].time <= cutoff) {
 		rc = handle(a, &a->rec[n]);
 		n++;
