@@ -8,11 +8,15 @@
  * A sample is a task's switch-out on a CPU with the group's counts: the
  * difference from the CPU's previous record is the task's, unless the
  * leader counted switches the kernel wrote no sample for in between
- * (charge_merged). Records of
- * one CPU arrive in its own order; time order across CPUs matters only
- * for names and generations (a fork on one CPU, the child's first switch
- * on another), so the queue holds records until every CPU's buffer is
- * known to have what precedes them.
+ * (charge_merged). Records of one CPU arrive in its own order; time
+ * order across CPUs matters only for names and generations (a fork on
+ * one CPU, the child's first switch on another), so the queue holds
+ * records until every CPU's buffer is known to have what precedes them.
+ * Samples carry no time stamp (it would cost every switch): each is
+ * placed after its CPU's previous record and after the previous read of
+ * its buffer, so at most one read early. A child's first samples may
+ * then come before its fork record: the entry they make from procfs is
+ * provisional, and the fork record adopts it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -186,6 +190,7 @@ static size_t process_of(struct hpm_sysacct *a, pid_t pid)
 	snprintf(path, sizeof(path), "%s/%d/comm", hpm_ctx__procfs_root(a->ctx), (int)pid);
 	read_line(path, a->task[p].t.comm, sizeof(a->task[p].t.comm));
 	read_process(a, &a->task[p]);
+	a->task[p].provisional = !a->snapshotting;
 	return p;
 }
 
@@ -212,6 +217,7 @@ static size_t known_task(struct hpm_sysacct *a, pid_t pid, pid_t tid)
 	a->task[t].t.proc = p;
 	a->task[t].t.uid = a->task[p].t.uid;
 	a->task[t].t.cgroup = a->task[p].t.cgroup;
+	a->task[t].provisional = !a->snapshotting;
 	return t;
 }
 
@@ -266,8 +272,10 @@ int sa_tasks_snapshot(struct hpm_sysacct *a)
 	const char *proc = hpm_ctx__procfs_root(a->ctx);
 	DIR *d = opendir(proc);
 	struct dirent *e;
+	int rc = 0;
 	if (!d)
 		return -errno;
+	a->snapshotting = true;
 	while ((e = readdir(d))) {
 		if (!all_digits(e->d_name))
 			continue;
@@ -283,31 +291,33 @@ int sa_tasks_snapshot(struct hpm_sysacct *a)
 				continue;
 			pid_t tid = (pid_t)strtol(te->d_name, NULL, 10);
 			if (known_task(a, pid, tid) == SIZE_MAX) {
-				closedir(td);
-				closedir(d);
-				return -ENOMEM;
+				rc = -ENOMEM;
+				break;
 			}
 		}
 		closedir(td);
+		if (rc)
+			break;
 	}
 	closedir(d);
-	return 0;
+	a->snapshotting = false;
+	return rc;
 }
 
 /* ---- the queue ---- */
 
-/* sample_id_all's tail (TID, TIME: SA_ID_TAIL bytes) on every record but
- * a sample; a sample's time follows pid and tid. */
+/* sample_id_all's tail (TID, TIME: SA_ID_TAIL bytes) on the side band's
+ * records (fork, comm, exit, and a LOST record the side band wrote: 24
+ * bytes, and the tail). */
 uint64_t sa_rec_time(const void *rec, size_t len)
 {
 	const struct perf_event_header *h = rec;
 	uint64_t t = 0;
-	if (h->type == PERF_RECORD_SAMPLE) {
-		if (len >= sizeof(*h) + 16)
-			memcpy(&t, (const char *)rec + sizeof(*h) + 8, 8);
-	} else if (len >= sizeof(*h) + SA_ID_TAIL) {
+	bool tail = h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
+		    h->type == PERF_RECORD_COMM ||
+		    (h->type == PERF_RECORD_LOST && len >= 24 + SA_ID_TAIL);
+	if (tail && len >= sizeof(*h) + SA_ID_TAIL)
 		memcpy(&t, (const char *)rec + len - 8, 8);
-	}
 	return t;
 }
 
@@ -533,12 +543,20 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 	if (tid == 0)
 		return 0;
 	size_t parent = ptid ? known_task(a, (pid_t)ppid, (pid_t)ptid) : SIZE_MAX;
-	size_t t = add_task(a, (pid_t)pid, (pid_t)tid, -1);
-	if (t == SIZE_MAX || hset(a, (pid_t)tid, t))
-		return -ENOMEM;
+	/* its samples on another CPU may have come first (they have no
+	 * time stamp: sa_queue) and made it from procfs: it is this task */
+	size_t t = hget(a, (pid_t)tid);
+	bool adopt = t != SIZE_MAX && a->task[t].provisional && !a->task[t].t.exit_ns &&
+		     a->task[t].t.pid == (pid_t)pid;
+	if (!adopt) {
+		t = add_task(a, (pid_t)pid, (pid_t)tid, -1);
+		if (t == SIZE_MAX || hset(a, (pid_t)tid, t))
+			return -ENOMEM;
+	}
 	struct sa_task *nt = &a->task[t];
+	nt->provisional = false;
 	nt->t.start_ns = time;
-	if (parent != SIZE_MAX)
+	if (parent != SIZE_MAX && !nt->t.comm[0])
 		memcpy(nt->t.comm, a->task[parent].t.comm, sizeof(nt->t.comm));
 	if (pid != tid) {
 		size_t pr = known_task(a, (pid_t)pid, (pid_t)pid);
@@ -550,9 +568,10 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 		}
 		return 0;
 	}
-	/* a new process: owner and cgroup as now, else its parent's (it may
-	 * have exited already) */
-	read_process(a, nt);
+	/* a new process: owner and cgroup as now (read already if adopted),
+	 * else its parent's (it may have exited already) */
+	if (!adopt)
+		read_process(a, nt);
 	if (parent != SIZE_MAX) {
 		const struct sa_task *pp = &a->task[a->task[parent].t.proc];
 		if (nt->t.uid == (uid_t)-1)

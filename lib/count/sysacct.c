@@ -108,6 +108,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		}
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
+		sc->side_fd = -1;
 		sc->exited = SIZE_MAX;
 	}
 	free(cpus);
@@ -129,6 +130,8 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 	for (size_t c = 0; c < a->nr_cpus; c++) {
 		struct sa_cpu *sc = &a->cpu[c];
 		hpm_ring__unmap(&sc->ring);
+		if (sc->side_fd >= 0)
+			close(sc->side_fd);
 		for (size_t i = 0; sc->fd && i <= a->nr_ev; i++)
 			if (sc->fd[i] >= 0)
 				close(sc->fd[i]);
@@ -141,11 +144,14 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 	free(a);
 }
 
-/* The leader: a switch-out sample with the group's counts in it, and the
- * side band (fork, comm, exit) that names the tasks. Not switch records:
- * they would name the tasks whose switch-out the kernel counts without a
- * sample (sysacct-tasks.c, charge_merged), but writing two more records
- * at every switch costs more than the sample itself (docs/hpmon-top.md). */
+/* The leader: a switch-out sample with the group's counts in it. What
+ * each sample holds is what it costs the switch (docs/hpmon-top.md
+ * measures each field), so it holds only the task and the counts: not
+ * the CPU (each CPU has its buffer), nor the group's times (the same at
+ * every sample of a pinned software group: read at sync, from a member's
+ * own read or with the values when there is none), nor a time stamp
+ * (the records of one CPU come in order; the side band has the times
+ * that order the CPUs: sa_queue). */
 static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
@@ -153,24 +159,38 @@ static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa,
 	pa->type = PERF_TYPE_SOFTWARE;
 	pa->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	pa->sample_period = 1;
-	/* what each sample costs the switch is what it holds: not the CPU
-	 * (each CPU has its buffer) nor the group's times (the same at
-	 * every sample of a pinned software group; read at sync from a
-	 * member of their own, or with the values when there is none) */
-	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ;
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
 	pa->read_format = PERF_FORMAT_GROUP;
 	if (a->read_times)
 		pa->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	pa->disabled = 1;
+	/* the side band's clock: the kernel keeps one clock per buffer */
+	pa->use_clockid = 1;
+	pa->clockid = CLOCK_MONOTONIC;
+	pa->watermark = 1;
+	pa->wakeup_watermark = (uint32_t)(data_len / 4);
+}
+
+/* The side band, written into the leader's buffer: fork, comm and exit
+ * records that name the tasks, each with its time (CLOCK_MONOTONIC, as
+ * sync's own records). Not switch records: they would name the tasks
+ * whose switch-out the kernel counts without a sample (sysacct-tasks.c,
+ * charge_merged), but two more records at every switch cost more than
+ * the sample itself. */
+static void side_attr(struct perf_event_attr *pa)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->size = sizeof(*pa);
+	pa->type = PERF_TYPE_SOFTWARE;
+	pa->config = PERF_COUNT_SW_DUMMY;
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	pa->disabled = 1;
 	pa->task = 1;
 	pa->comm = 1;
 	pa->comm_exec = 1;
 	pa->sample_id_all = 1;
-	/* time stamps comparable with clock_gettime: sync's own records */
 	pa->use_clockid = 1;
 	pa->clockid = CLOCK_MONOTONIC;
-	pa->watermark = 1;
-	pa->wakeup_watermark = (uint32_t)(data_len / 4);
 }
 
 static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, long page)
@@ -218,7 +238,17 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 		if (!a->time_fd)
 			a->time_fd = i + 1;
 	}
-	return hpm_ring__map(&sc->ring, sc->fd[0], (size_t)page, data_len);
+	int rc = hpm_ring__map(&sc->ring, sc->fd[0], (size_t)page, data_len);
+	if (rc)
+		return rc;
+	side_attr(&pa);
+	fd = hpm__perf_open(&pa, -1, sc->cpu, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
+	if (fd < 0) {
+		a->failed_ev = SIZE_MAX;
+		return fd;
+	}
+	sc->side_fd = fd;
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, sc->fd[0]) < 0 ? -errno : 0;
 }
 
 int hpm_sysacct__open(struct hpm_sysacct *a)
@@ -247,6 +277,10 @@ int hpm_sysacct__enable(struct hpm_sysacct *a)
 {
 	if (!a || !a->opened)
 		return -EINVAL;
+	/* the side band first: a task forked as counting starts is named */
+	for (size_t c = 0; c < a->nr_cpus; c++)
+		if (ioctl(a->cpu[c].side_fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return -errno;
 	for (size_t c = 0; c < a->nr_cpus; c++)
 		if (ioctl(a->cpu[c].fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
 			return -errno;
@@ -272,6 +306,9 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	struct hpm_ring *r = &a->cpu[c].ring;
 	const struct perf_event_header *h;
 	int rc, n = 0;
+	/* what the next read finds was written after this moment: its
+	 * samples, which have no time stamp, are at least this late */
+	uint64_t before = mono_ns();
 	hpm_ring__read_init(r);
 	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
 		/* a sample's leader count (sa_sample_lead) */
@@ -289,6 +326,8 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	if (rc < 0 && rc != -EMSGSIZE)
 		hpm_ring__discard(r);
 	hpm_ring__read_done(r);
+	if (a->cpu[c].qtime < before)
+		a->cpu[c].qtime = before;
 	return rc < 0 ? rc : n;
 }
 
@@ -346,7 +385,8 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	struct sa_sync_rec *s = malloc(len);
 	if (!s)
 		return -ENOMEM;
-	if (disable && ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0) {
+	if (disable && (ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0 ||
+			ioctl(sc->side_fd, PERF_EVENT_IOC_DISABLE, 0) < 0)) {
 		rc = -errno;
 		goto out;
 	}
