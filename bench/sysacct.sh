@@ -11,6 +11,10 @@
 #   perf record -a -c 1 -e context-switches
 #                      a sample at every switch, as hpmon takes (perf
 #                      writes them to a file; hpmon attributes them)
+# and against the BPF alternative, a prototype that is not part of hpmon
+# (bench/sysacct-bpf: a program on sched_switch reads the CPU's counters
+# and adds the task's share in a kernel map), when clang, bpftool and
+# libbpf are there to build it (else it says why it is left out).
 # From the extra CPU time per context switch it gives the cost at 20,000
 # switches per second, in percent of one CPU (the goal: at most 2 %).
 #
@@ -25,7 +29,8 @@
 #   ROUNDS=N                    ping-pong round trips (default 200000)
 #   CPU=N                       the CPU the pair is pinned to (default 0)
 #
-# Needs root (or perf_event_paranoid <= 0), hyperfine, perf and taskset.
+# Needs root (or perf_event_paranoid <= 0), hyperfine, perf and taskset;
+# the BPF prototype needs root.
 # Not a test.
 set -euo pipefail
 
@@ -47,6 +52,27 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 work="taskset -c $cpu $pp $rounds"
 
+# the BPF prototype, built here from bench/sysacct-bpf
+bpf_why=
+case $(uname -m) in
+x86_64) bpf_arch=x86 ;;
+aarch64) bpf_arch=arm64 ;;
+*) bpf_arch=$(uname -m) ;;
+esac
+if ! command -v clang >/dev/null || ! command -v bpftool >/dev/null ||
+	[ ! -r /usr/include/bpf/libbpf.h ]; then
+	bpf_why="clang, bpftool and libbpf-dev are needed to build it"
+elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+	bpf_why="the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+elif ! { bpftool btf dump file /sys/kernel/btf/vmlinux format c >"$out/vmlinux.h" &&
+	clang -O2 -g -target bpf -D__TARGET_ARCH_$bpf_arch -I"$out" -c "$here/sysacct-bpf/sysacct.bpf.c" \
+		-o "$out/sysacct.bpf.o" &&
+	cc -O2 -o "$out/sysacct-bpf" "$here/sysacct-bpf/loader.c" -lbpf; } 2>"$out/bpf.log"; then
+	bpf_why="it did not build: $(head -3 "$out/bpf.log")"
+elif ! "$out/sysacct-bpf" "$out/sysacct.bpf.o" -- true 2>"$out/bpf.log"; then
+	bpf_why="it did not load: $(head -3 "$out/bpf.log")"
+fi
+
 # the pair's own context switches, counted per task
 switches=$(perf stat -x, -e context-switches -- $work 2>&1 >/dev/null | awk -F, '/context-switches/ {print $1}')
 
@@ -55,6 +81,10 @@ cmds=("$work"
 	"$hpmon stat -a --per-process -e $events -o /dev/null -- $work"
 	"perf stat -a -e $events -o /dev/null -- $work"
 	"perf record -q -a -c 1 -e context-switches -o $out/perf.data -- $work")
+if [ -z "$bpf_why" ]; then
+	names+=("BPF prototype")
+	cmds+=("$out/sysacct-bpf $out/sysacct.bpf.o -- $work")
+fi
 n=${#names[@]}
 echo "load before: $(uptime)"
 for ((i = 0; i < n; i++)); do # warm the page cache
@@ -68,6 +98,7 @@ for ((r = 0; r < runs; r++)); do
 	done
 done
 echo "load after:  $(uptime)"
+[ -z "$bpf_why" ] || echo "BPF prototype left out: $bpf_why"
 
 python3 - "$out" "$runs" "$n" "$switches" "$work" "${names[@]}" <<'PY'
 import json, statistics, sys
@@ -89,9 +120,12 @@ for i, name in enumerate(names):
     print("%-28s %10.1f %10.1f  %6.0f [%5.0f - %5.0f]      %5.2f [%.2f - %.2f]"
           % (name, statistics.median(c) * 1e3, statistics.median(w) * 1e3, m, min(ns), max(ns),
              m * 2e-3, min(ns) * 2e-3, max(ns) * 2e-3))
-h, p = med[names[1]], med[names[3]]
-ratio = [h[r] / p[r] for r in range(runs) if p[r] > 0]
-if ratio:
-    print("hpmon stat -a --per-process / perf record -a -c 1, extra CPU, median of rounds: %.2f"
-          % statistics.median(ratio))
+def ratio(a, b):
+    x, y = med[a], med[b]
+    q = [x[r] / y[r] for r in range(runs) if y[r] > 0]
+    if q:
+        print("%s / %s, extra CPU, median of rounds: %.2f" % (a, b, statistics.median(q)))
+ratio(names[1], names[3])
+if len(names) > 4:
+    ratio(names[1], names[4])
 PY
