@@ -28,6 +28,8 @@
 #   RUNS=N                      rounds (default 10)
 #   ROUNDS=N                    ping-pong round trips (default 200000)
 #   CPU=N                       the CPU the pair is pinned to (default 0)
+#   BEFORE="H1 H2 ..."          other hpmon builds (older versions) to time
+#                               in the same rounds, each named by its path
 #
 # Needs root (or perf_event_paranoid <= 0), hyperfine, perf and taskset;
 # the BPF prototype needs root.
@@ -81,6 +83,11 @@ cmds=("$work"
 	"$hpmon stat -a --per-process -e $events -o /dev/null -- $work"
 	"perf stat -a -e $events -o /dev/null -- $work"
 	"perf record -q -a -c 1 -e context-switches -o $out/perf.data -- $work")
+for h in ${BEFORE:-}; do
+	[ -x "$h" ] || { echo "sysacct.sh: no hpmon at $h (BEFORE)" >&2; exit 1; }
+	names+=("$h")
+	cmds+=("$h stat -a --per-process -e $events -o /dev/null -- $work")
+done
 if [ -z "$bpf_why" ]; then
 	names+=("BPF prototype")
 	cmds+=("$out/sysacct-bpf $out/sysacct.bpf.o -- $work")
@@ -109,7 +116,8 @@ res = [[json.load(open("%s/%d-%d.json" % (out, r, i)))["results"][0] for i in ra
 cpu = lambda x: x["user"] + x["system"]
 print("workload: %s (%d context switches of the pair), %d rounds" % (work, switches, runs))
 print("extra CPU per switch: each round against its own bare run; median [min - max]")
-print("%-28s %10s %10s  %-26s %s" % ("", "CPU ms", "wall ms", "ns per switch", "% of one CPU at 20,000/s"))
+width = max(28, max(len(x) for x in names))
+print("%-*s %10s %10s  %-26s %s" % (width, "", "CPU ms", "wall ms", "ns per switch", "% of one CPU at 20,000/s"))
 med = {}
 for i, name in enumerate(names):
     c = [cpu(res[r][i]) for r in range(runs)]
@@ -117,8 +125,8 @@ for i, name in enumerate(names):
     ns = [(cpu(res[r][i]) - cpu(res[r][0])) * 1e9 / switches for r in range(runs)]
     med[name] = ns
     m = statistics.median(ns)
-    print("%-28s %10.1f %10.1f  %6.0f [%5.0f - %5.0f]      %5.2f [%.2f - %.2f]"
-          % (name, statistics.median(c) * 1e3, statistics.median(w) * 1e3, m, min(ns), max(ns),
+    print("%-*s %10.1f %10.1f  %6.0f [%5.0f - %5.0f]      %5.2f [%.2f - %.2f]"
+          % (width, name, statistics.median(c) * 1e3, statistics.median(w) * 1e3, m, min(ns), max(ns),
              m * 2e-3, min(ns) * 2e-3, max(ns) * 2e-3))
 def ratio(a, b):
     x, y = med[a], med[b]
@@ -126,6 +134,6 @@ def ratio(a, b):
     if q:
         print("%s / %s, extra CPU, median of rounds: %.2f" % (a, b, statistics.median(q)))
 ratio(names[1], names[3])
-if len(names) > 4:
-    ratio(names[1], names[4])
+if "BPF prototype" in names:
+    ratio(names[1], "BPF prototype")
 PY
