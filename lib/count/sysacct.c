@@ -390,11 +390,18 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 		rc = -errno;
 		goto out;
 	}
-	/* the values (and the times, when the group has no member) */
-	size_t skip = a->read_times ? 0 : 2;
-	ssize_t want = (ssize_t)((3 - skip + nv) * sizeof(uint64_t));
-	uint64_t *dst = &s->nr + skip;
-	if (read(sc->fd[0], dst, (size_t)want) != want || *dst != nv) {
+	/* the values (and the times, when the group has no member): nr
+	 * lands where the values' header ends, the values in v[] */
+	size_t skip = a->read_times ? 0 : 2 * sizeof(uint64_t);
+	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t) - skip);
+	unsigned char *dst = (unsigned char *)&s->nr + skip;
+	uint64_t nr = 0;
+	if (read(sc->fd[0], dst, (size_t)want) != want) {
+		rc = -EIO;
+		goto out;
+	}
+	memcpy(&nr, dst, sizeof(nr));
+	if (nr != nv) {
 		rc = -EIO;
 		goto out;
 	}

@@ -80,8 +80,6 @@ static void title(struct tui *u)
 			       f->nr_pids ? " pid" : "");
 		if (t->lost)
 			printw("  lost switch records: %llu", (unsigned long long)t->lost);
-		if (t->unsampled)
-			printw("  unsampled switches: %llu", (unsigned long long)t->unsampled);
 	}
 	clrtoeol();
 }
