@@ -23,6 +23,10 @@ struct sa_task {
 	struct hpm_systask t;
 	uint64_t *counts;        /* [nr_ev] */
 	char *cgroup;            /* owned, processes only */
+	/* made for a sample, named from procfs: its fork record, when it
+	 * comes, is this task's (sa_queue: a sample may be attributed
+	 * before the fork record of another CPU) */
+	bool provisional;
 };
 
 /* A record copied out of a CPU's buffer, waiting to be attributed in
@@ -41,11 +45,14 @@ struct sa_rec {
 struct sa_cpu {
 	int cpu;
 	int *fd;                 /* [nr_ev + 1]: the leader, then the events */
+	int side_fd;             /* the side band, into the leader's buffer */
 	struct hpm_ring ring;
 	uint64_t *last;          /* [nr_ev]: counts at the last record */
 	uint64_t lead;           /* the leader's count (its switches) then */
 	uint64_t enabled, running; /* the group's times at the last read */
-	uint64_t qtime;          /* time of its last queued record */
+	/* time of its last queued record, or of the last read of its
+	 * buffer: a sample (no time stamp of its own) comes no earlier */
+	uint64_t qtime;
 	uint64_t qlead;          /* the leader's count in its last queued sample */
 	bool after_lost;         /* the next sample's delta is not its task's */
 	size_t idle;             /* its idle task's index */
@@ -64,6 +71,10 @@ struct hpm_sysacct {
 	 * its member's place; nr_vals values in all, the leader's first */
 	size_t *vidx;
 	size_t nr_vals;
+	/* the group's read holds its times only when it has no member;
+	 * else they come from the member fd[time_fd]'s own read, at sync */
+	bool read_times;
+	size_t time_fd;
 	size_t nr_cpus;
 	struct sa_cpu *cpu;
 	size_t ring_pages;
@@ -73,6 +84,7 @@ struct hpm_sysacct {
 	uint64_t lost;
 	uint64_t unsampled;      /* switch-outs counted without their sample */
 	bool overflow;           /* the task table is full (SA_MAX_TASKS) */
+	bool snapshotting;       /* tasks made now are not provisional */
 	/* tasks: a vector, and tid -> current generation (open addressing) */
 	struct sa_task *task;
 	size_t nr_task, cap_task;
@@ -85,9 +97,21 @@ struct hpm_sysacct {
 	size_t nr_bytes, cap_bytes;
 	struct sa_rec *rec;
 	size_t nr_rec, cap_rec;
+	struct sa_rec *tmp;      /* [cap_tmp]: sort_queue's other half */
+	size_t cap_tmp;
 	uint64_t seq;
 	unsigned char scratch[HPM_RING_RECORD_MAX];
 };
+
+/* A switch-out sample: header, pid and tid, then the group's read (nr,
+ * the times if read_times, the values: the leader's first). */
+#define SA_SAMPLE_READ_OFF 16
+/* What sample_id_all appends to the other records: pid and tid, time. */
+#define SA_ID_TAIL 16
+static inline size_t sa_sample_lead(const struct hpm_sysacct *a)
+{
+	return SA_SAMPLE_READ_OFF + 8 + (a->read_times ? 16 : 0);
+}
 
 /* ---- sysacct-tasks.c ---- */
 
@@ -100,7 +124,8 @@ int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint6
 /* Attribute every queued record older than @cutoff (all: UINT64_MAX), in
  * time order. Returns records handled or -error. */
 int sa_process(struct hpm_sysacct *a, uint64_t cutoff);
-/* The time stamp of a record from a CPU's buffer (0 if it has none). */
+/* The time stamp of a record from a CPU's buffer (0 if it has none: a
+ * sample, or a record of the leader's, which has no sample_id_all). */
 uint64_t sa_rec_time(const void *rec, size_t len);
 
 #endif

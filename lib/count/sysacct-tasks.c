@@ -8,11 +8,15 @@
  * A sample is a task's switch-out on a CPU with the group's counts: the
  * difference from the CPU's previous record is the task's, unless the
  * leader counted switches the kernel wrote no sample for in between
- * (charge_merged). Records of
- * one CPU arrive in its own order; time order across CPUs matters only
- * for names and generations (a fork on one CPU, the child's first switch
- * on another), so the queue holds records until every CPU's buffer is
- * known to have what precedes them.
+ * (charge_merged). Records of one CPU arrive in its own order; time
+ * order across CPUs matters only for names and generations (a fork on
+ * one CPU, the child's first switch on another), so the queue holds
+ * records until every CPU's buffer is known to have what precedes them.
+ * Samples carry no time stamp (it would cost every switch): each is
+ * placed after its CPU's previous record and after the previous read of
+ * its buffer, so at most one read early. A child's first samples may
+ * then come before its fork record: the entry they make from procfs is
+ * provisional, and the fork record adopts it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -186,6 +190,7 @@ static size_t process_of(struct hpm_sysacct *a, pid_t pid)
 	snprintf(path, sizeof(path), "%s/%d/comm", hpm_ctx__procfs_root(a->ctx), (int)pid);
 	read_line(path, a->task[p].t.comm, sizeof(a->task[p].t.comm));
 	read_process(a, &a->task[p]);
+	a->task[p].provisional = !a->snapshotting;
 	return p;
 }
 
@@ -212,6 +217,7 @@ static size_t known_task(struct hpm_sysacct *a, pid_t pid, pid_t tid)
 	a->task[t].t.proc = p;
 	a->task[t].t.uid = a->task[p].t.uid;
 	a->task[t].t.cgroup = a->task[p].t.cgroup;
+	a->task[t].provisional = !a->snapshotting;
 	return t;
 }
 
@@ -248,6 +254,7 @@ void sa_tasks_free(struct hpm_sysacct *a)
 	free(a->hval);
 	free(a->bytes);
 	free(a->rec);
+	free(a->tmp);
 }
 
 static bool all_digits(const char *s)
@@ -265,8 +272,10 @@ int sa_tasks_snapshot(struct hpm_sysacct *a)
 	const char *proc = hpm_ctx__procfs_root(a->ctx);
 	DIR *d = opendir(proc);
 	struct dirent *e;
+	int rc = 0;
 	if (!d)
 		return -errno;
+	a->snapshotting = true;
 	while ((e = readdir(d))) {
 		if (!all_digits(e->d_name))
 			continue;
@@ -282,31 +291,33 @@ int sa_tasks_snapshot(struct hpm_sysacct *a)
 				continue;
 			pid_t tid = (pid_t)strtol(te->d_name, NULL, 10);
 			if (known_task(a, pid, tid) == SIZE_MAX) {
-				closedir(td);
-				closedir(d);
-				return -ENOMEM;
+				rc = -ENOMEM;
+				break;
 			}
 		}
 		closedir(td);
+		if (rc)
+			break;
 	}
 	closedir(d);
-	return 0;
+	a->snapshotting = false;
+	return rc;
 }
 
 /* ---- the queue ---- */
 
-/* sample_id_all's tail (TID, TIME, CPU: 24 bytes) on every record but a
- * sample; a sample's time follows pid and tid. */
+/* sample_id_all's tail (TID, TIME: SA_ID_TAIL bytes) on the side band's
+ * records (fork, comm, exit, and a LOST record the side band wrote: 24
+ * bytes, and the tail). */
 uint64_t sa_rec_time(const void *rec, size_t len)
 {
 	const struct perf_event_header *h = rec;
 	uint64_t t = 0;
-	if (h->type == PERF_RECORD_SAMPLE) {
-		if (len >= sizeof(*h) + 16)
-			memcpy(&t, (const char *)rec + sizeof(*h) + 8, 8);
-	} else if (len >= sizeof(*h) + 24) {
-		memcpy(&t, (const char *)rec + len - 16, 8);
-	}
+	bool tail = h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
+		    h->type == PERF_RECORD_COMM ||
+		    (h->type == PERF_RECORD_LOST && len >= 24 + SA_ID_TAIL);
+	if (tail && len >= sizeof(*h) + SA_ID_TAIL)
+		memcpy(&t, (const char *)rec + len - 8, 8);
 	return t;
 }
 
@@ -347,12 +358,67 @@ int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint6
 	return 0;
 }
 
-static int rec_cmp(const void *x, const void *y)
+static inline bool rec_after(const struct sa_rec *p, const struct sa_rec *q)
 {
-	const struct sa_rec *p = x, *q = y;
-	if (p->time != q->time)
-		return p->time < q->time ? -1 : 1;
-	return p->seq < q->seq ? -1 : p->seq > q->seq;
+	return p->time != q->time ? p->time > q->time : p->seq > q->seq;
+}
+
+/* The end of the run in order that starts at @i. */
+static size_t run_end(const struct sa_rec *r, size_t i, size_t n)
+{
+	while (++i < n && !rec_after(&r[i - 1], &r[i]))
+		;
+	return i;
+}
+
+/*
+ * Put the queue in time order (ties: order of arrival). It is made of
+ * runs in order already: each CPU's buffer as one read found it, and
+ * what the last round kept. Neighbouring runs are merged until one is
+ * left: O(n log runs), where a general sort costs O(n log n) comparisons
+ * through a pointer, at every sample (the larger part of what
+ * attributing a sample cost).
+ */
+static int sort_queue(struct hpm_sysacct *a)
+{
+	size_t n = a->nr_rec;
+	if (run_end(a->rec, 0, n) == n)
+		return 0;
+	if (a->cap_tmp < a->cap_rec) {
+		struct sa_rec *t = realloc(a->tmp, a->cap_rec * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		a->tmp = t;
+		a->cap_tmp = a->cap_rec;
+	}
+	struct sa_rec *src = a->rec, *dst = a->tmp;
+	size_t runs;
+	do {
+		size_t i = 0, o = 0;
+		for (runs = 0; i < n; runs++) {
+			size_t m = run_end(src, i, n);
+			size_t e = m < n ? run_end(src, m, n) : n;
+			size_t x = i, y = m;
+			while (x < m && y < e)
+				dst[o++] = rec_after(&src[x], &src[y]) ? src[y++] : src[x++];
+			memcpy(dst + o, src + x, (m - x) * sizeof(*dst));
+			o += m - x;
+			memcpy(dst + o, src + y, (e - y) * sizeof(*dst));
+			o += e - y;
+			i = e;
+		}
+		struct sa_rec *t = src;
+		src = dst;
+		dst = t;
+	} while (runs > 1);
+	if (src != a->rec) {
+		size_t c = a->cap_rec;
+		a->tmp = a->rec;
+		a->rec = src;
+		a->cap_rec = a->cap_tmp;
+		a->cap_tmp = c;
+	}
+	return 0;
 }
 
 /* ---- each record's effect ---- */
@@ -400,43 +466,33 @@ static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t
 	a->unsampled += missing;
 }
 
-/* Group read layout: nr, enabled, running, then the leader and the
- * events. @own: 1 for a switch-out sample (the leader counted its
- * switch), 0 for a read at sync. */
-static int on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *p,
-		     size_t avail, uint64_t own)
+/* @v: the group's values (nr_vals, the leader's first). @own: 1 for a
+ * switch-out sample (the leader counted its switch), 0 for a read at
+ * sync. */
+static void on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *v,
+		      uint64_t own)
 {
 	struct sa_cpu *sc = &a->cpu[slot];
-	uint64_t nr, en, run, lead;
-	if (avail < 24)
-		return -EIO;
-	memcpy(&nr, p, 8);
-	memcpy(&en, p + 8, 8);
-	memcpy(&run, p + 16, 8);
-	if (nr != a->nr_vals || avail < 24 + nr * 8)
-		return -EIO;
-	memcpy(&lead, p + 24, 8);
+	uint64_t lead;
+	memcpy(&lead, v, 8);
 	/* every switch-out since the last read is sampled, this one's
 	 * included, unless the kernel skipped some */
 	uint64_t switches = lead - sc->lead;
 	if (sc->after_lost) {
-		charge(a, slot, a->lost_row, p + 24);
+		charge(a, slot, a->lost_row, v);
 		sc->after_lost = false;
 	} else if (switches > own) {
-		charge_merged(a, slot, t, own, switches - own, p + 24);
+		charge_merged(a, slot, t, own, switches - own, v);
 	} else {
-		charge(a, slot, t, p + 24);
+		charge(a, slot, t, v);
 	}
 	sc->lead = lead;
-	sc->enabled = en;
-	sc->running = run;
-	return 0;
 }
 
 static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
-	if (len < 8 + 24)
+	if (len < SA_SAMPLE_READ_OFF)
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
@@ -457,8 +513,20 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	/* preempted on its way out, the task is still to go out for good */
 	if (tid == UINT32_MAX || t != sc->exited)
 		sc->exited = SIZE_MAX;
-	/* header, pid/tid, time, cpu/res: then the group */
-	return on_counts(a, slot, t, p + 32, len - 32, 1);
+	/* the group's read (sa_sample_lead): nr, [times,] values */
+	size_t lo = sa_sample_lead(a);
+	uint64_t nr;
+	if (len < lo + a->nr_vals * 8)
+		return -EIO;
+	memcpy(&nr, p + SA_SAMPLE_READ_OFF, 8);
+	if (nr != a->nr_vals)
+		return -EIO;
+	if (a->read_times) {
+		memcpy(&sc->enabled, p + SA_SAMPLE_READ_OFF + 8, 8);
+		memcpy(&sc->running, p + SA_SAMPLE_READ_OFF + 16, 8);
+	}
+	on_counts(a, slot, t, p + lo, 1);
+	return 0;
 }
 
 static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
@@ -475,12 +543,20 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 	if (tid == 0)
 		return 0;
 	size_t parent = ptid ? known_task(a, (pid_t)ppid, (pid_t)ptid) : SIZE_MAX;
-	size_t t = add_task(a, (pid_t)pid, (pid_t)tid, -1);
-	if (t == SIZE_MAX || hset(a, (pid_t)tid, t))
-		return -ENOMEM;
+	/* its samples on another CPU may have come first (they have no
+	 * time stamp: sa_queue) and made it from procfs: it is this task */
+	size_t t = hget(a, (pid_t)tid);
+	bool adopt = t != SIZE_MAX && a->task[t].provisional && !a->task[t].t.exit_ns &&
+		     a->task[t].t.pid == (pid_t)pid;
+	if (!adopt) {
+		t = add_task(a, (pid_t)pid, (pid_t)tid, -1);
+		if (t == SIZE_MAX || hset(a, (pid_t)tid, t))
+			return -ENOMEM;
+	}
 	struct sa_task *nt = &a->task[t];
+	nt->provisional = false;
 	nt->t.start_ns = time;
-	if (parent != SIZE_MAX)
+	if (parent != SIZE_MAX && !nt->t.comm[0])
 		memcpy(nt->t.comm, a->task[parent].t.comm, sizeof(nt->t.comm));
 	if (pid != tid) {
 		size_t pr = known_task(a, (pid_t)pid, (pid_t)pid);
@@ -492,9 +568,10 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 		}
 		return 0;
 	}
-	/* a new process: owner and cgroup as now, else its parent's (it may
-	 * have exited already) */
-	read_process(a, nt);
+	/* a new process: owner and cgroup as now (read already if adopted),
+	 * else its parent's (it may have exited already) */
+	if (!adopt)
+		read_process(a, nt);
 	if (parent != SIZE_MAX) {
 		const struct sa_task *pp = &a->task[a->task[parent].t.proc];
 		if (nt->t.uid == (uid_t)-1)
@@ -525,14 +602,14 @@ static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *
 static int on_comm(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
-	if (len < 8 + 8 + 24)
+	if (len < 8 + 8 + SA_ID_TAIL)
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
 	size_t t = known_task(a, (pid_t)pid, (pid_t)tid);
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	size_t n = len - 16 - 24;
+	size_t n = len - 16 - SA_ID_TAIL;
 	if (n > sizeof(a->task[t].t.comm) - 1)
 		n = sizeof(a->task[t].t.comm) - 1;
 	memcpy(a->task[t].t.comm, p + 16, n);
@@ -551,7 +628,17 @@ static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, s
 	size_t t = attributed ? known_task(a, (pid_t)pid, (pid_t)tid) : a->unattr_row;
 	if (t == SIZE_MAX)
 		return -ENOMEM;
-	return on_counts(a, slot, t, p + 32, len - 32, 0);
+	/* sa_sync_rec: then time, nr, enabled, running, values */
+	uint64_t nr;
+	if (len < 32 + 24)
+		return -EIO;
+	memcpy(&nr, p + 32, 8);
+	if (nr != a->nr_vals || len < 56 + nr * 8)
+		return -EIO;
+	memcpy(&a->cpu[slot].enabled, p + 40, 8);
+	memcpy(&a->cpu[slot].running, p + 48, 8);
+	on_counts(a, slot, t, p + 56, 0);
+	return 0;
 }
 
 static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
@@ -592,7 +679,8 @@ int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
 
 	if (!a->nr_rec)
 		return 0; /* nothing queued yet: no array to sort */
-	qsort(a->rec, a->nr_rec, sizeof(*a->rec), rec_cmp);
+	if ((rc = sort_queue(a)))
+		return rc;
 	while (n < a->nr_rec && a->rec[n].time <= cutoff) {
 		rc = handle(a, &a->rec[n]);
 		n++;

@@ -73,6 +73,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 	a->nr_vals = 1;
 	for (size_t i = 0; i < a->nr_ev; i++)
 		a->vidx[i] = same_as_leader(hpm_event__attr(&list->ev[i])) ? 0 : a->nr_vals++;
+	a->read_times = a->nr_vals == 1;
 	if (a->ring_pages & (a->ring_pages - 1)) {
 		rc = -EINVAL;
 		goto fail;
@@ -107,6 +108,7 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		}
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
+		sc->side_fd = -1;
 		sc->exited = SIZE_MAX;
 	}
 	free(cpus);
@@ -128,6 +130,8 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 	for (size_t c = 0; c < a->nr_cpus; c++) {
 		struct sa_cpu *sc = &a->cpu[c];
 		hpm_ring__unmap(&sc->ring);
+		if (sc->side_fd >= 0)
+			close(sc->side_fd);
 		for (size_t i = 0; sc->fd && i <= a->nr_ev; i++)
 			if (sc->fd[i] >= 0)
 				close(sc->fd[i]);
@@ -140,31 +144,53 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 	free(a);
 }
 
-/* The leader: a switch-out sample with the group's counts in it, and the
- * side band (fork, comm, exit) that names the tasks. Not switch records:
- * they would name the tasks whose switch-out the kernel counts without a
- * sample (sysacct-tasks.c, charge_merged), but writing two more records
- * at every switch costs more than the sample itself (docs/hpmon-top.md). */
-static void leader_attr(struct perf_event_attr *pa, size_t data_len)
+/* The leader: a switch-out sample with the group's counts in it. What
+ * each sample holds is what it costs the switch (docs/hpmon-top.md
+ * measures each field), so it holds only the task and the counts: not
+ * the CPU (each CPU has its buffer), nor the group's times (the same at
+ * every sample of a pinned software group: read at sync, from a member's
+ * own read or with the values when there is none), nor a time stamp
+ * (the records of one CPU come in order; the side band has the times
+ * that order the CPUs: sa_queue). */
+static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
 	pa->size = sizeof(*pa);
 	pa->type = PERF_TYPE_SOFTWARE;
 	pa->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	pa->sample_period = 1;
-	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_READ;
-	pa->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-			  PERF_FORMAT_TOTAL_TIME_RUNNING;
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
+	pa->read_format = PERF_FORMAT_GROUP;
+	if (a->read_times)
+		pa->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	pa->disabled = 1;
+	/* the side band's clock: the kernel keeps one clock per buffer */
+	pa->use_clockid = 1;
+	pa->clockid = CLOCK_MONOTONIC;
+	pa->watermark = 1;
+	pa->wakeup_watermark = (uint32_t)(data_len / 4);
+}
+
+/* The side band, written into the leader's buffer: fork, comm and exit
+ * records that name the tasks, each with its time (CLOCK_MONOTONIC, as
+ * sync's own records). Not switch records: they would name the tasks
+ * whose switch-out the kernel counts without a sample (sysacct-tasks.c,
+ * charge_merged), but two more records at every switch cost more than
+ * the sample itself. */
+static void side_attr(struct perf_event_attr *pa)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->size = sizeof(*pa);
+	pa->type = PERF_TYPE_SOFTWARE;
+	pa->config = PERF_COUNT_SW_DUMMY;
+	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	pa->disabled = 1;
 	pa->task = 1;
 	pa->comm = 1;
 	pa->comm_exec = 1;
 	pa->sample_id_all = 1;
-	/* time stamps comparable with clock_gettime: sync's own records */
 	pa->use_clockid = 1;
 	pa->clockid = CLOCK_MONOTONIC;
-	pa->watermark = 1;
-	pa->wakeup_watermark = (uint32_t)(data_len / 4);
 }
 
 static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, long page)
@@ -172,7 +198,7 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 	struct perf_event_attr pa;
 	int fd;
 
-	leader_attr(&pa, data_len);
+	leader_attr(a, &pa, data_len);
 	fd = hpm__perf_open(&pa, -1, sc->cpu, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
 	if (fd < 0) {
 		a->failed_ev = SIZE_MAX;
@@ -197,7 +223,8 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 		ea.freq = 0;
 		ea.sample_period = 0;
 		ea.sample_type = 0;
-		ea.read_format = pa.read_format;
+		/* its own read (not the group's) gives the group's times */
+		ea.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		/* the kernel refuses a group whose members' clocks differ */
 		ea.use_clockid = 1;
 		ea.clockid = CLOCK_MONOTONIC;
@@ -208,8 +235,20 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 			return fd;
 		}
 		sc->fd[i + 1] = fd;
+		if (!a->time_fd)
+			a->time_fd = i + 1;
 	}
-	return hpm_ring__map(&sc->ring, sc->fd[0], (size_t)page, data_len);
+	int rc = hpm_ring__map(&sc->ring, sc->fd[0], (size_t)page, data_len);
+	if (rc)
+		return rc;
+	side_attr(&pa);
+	fd = hpm__perf_open(&pa, -1, sc->cpu, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
+	if (fd < 0) {
+		a->failed_ev = SIZE_MAX;
+		return fd;
+	}
+	sc->side_fd = fd;
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, sc->fd[0]) < 0 ? -errno : 0;
 }
 
 int hpm_sysacct__open(struct hpm_sysacct *a)
@@ -238,6 +277,10 @@ int hpm_sysacct__enable(struct hpm_sysacct *a)
 {
 	if (!a || !a->opened)
 		return -EINVAL;
+	/* the side band first: a task forked as counting starts is named */
+	for (size_t c = 0; c < a->nr_cpus; c++)
+		if (ioctl(a->cpu[c].side_fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return -errno;
 	for (size_t c = 0; c < a->nr_cpus; c++)
 		if (ioctl(a->cpu[c].fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
 			return -errno;
@@ -263,12 +306,15 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	struct hpm_ring *r = &a->cpu[c].ring;
 	const struct perf_event_header *h;
 	int rc, n = 0;
+	/* what the next read finds was written after this moment: its
+	 * samples, which have no time stamp, are at least this late */
+	uint64_t before = mono_ns();
 	hpm_ring__read_init(r);
 	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
-		/* a sample's leader count: header, pid/tid, time, cpu, then
-		 * nr, enabled, running and the leader (read_group) */
-		if (h->type == PERF_RECORD_SAMPLE && h->size >= 64)
-			memcpy(&a->cpu[c].qlead, (const char *)h + 56, 8);
+		/* a sample's leader count (sa_sample_lead) */
+		size_t lo = sa_sample_lead(a);
+		if (h->type == PERF_RECORD_SAMPLE && h->size >= lo + 8)
+			memcpy(&a->cpu[c].qlead, (const char *)h + lo, 8);
 		int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
 		hpm_ring__consume(r);
 		if (q) {
@@ -280,6 +326,8 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	if (rc < 0 && rc != -EMSGSIZE)
 		hpm_ring__discard(r);
 	hpm_ring__read_done(r);
+	if (a->cpu[c].qtime < before)
+		a->cpu[c].qtime = before;
 	return rc < 0 ? rc : n;
 }
 
@@ -337,14 +385,36 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	struct sa_sync_rec *s = malloc(len);
 	if (!s)
 		return -ENOMEM;
-	if (disable && ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0) {
+	if (disable && (ioctl(sc->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0 ||
+			ioctl(sc->side_fd, PERF_EVENT_IOC_DISABLE, 0) < 0)) {
 		rc = -errno;
 		goto out;
 	}
-	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t));
-	if (read(sc->fd[0], &s->nr, (size_t)want) != want || s->nr != nv) {
+	/* the values (and the times, when the group has no member): nr
+	 * lands where the values' header ends, the values in v[] */
+	size_t skip = a->read_times ? 0 : 2 * sizeof(uint64_t);
+	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t) - skip);
+	unsigned char *dst = (unsigned char *)&s->nr + skip;
+	uint64_t nr = 0;
+	if (read(sc->fd[0], dst, (size_t)want) != want) {
 		rc = -EIO;
 		goto out;
+	}
+	memcpy(&nr, dst, sizeof(nr));
+	if (nr != nv) {
+		rc = -EIO;
+		goto out;
+	}
+	s->nr = nv;
+	if (skip) {
+		/* a member's own read: its times are the group's */
+		uint64_t m[3];
+		if (read(sc->fd[a->time_fd], m, sizeof(m)) != (ssize_t)sizeof(m)) {
+			rc = -EIO;
+			goto out;
+		}
+		s->enabled = m[1];
+		s->running = m[2];
 	}
 	s->time = mono_ns();
 	if ((rc = read_ring(a, c)) < 0)

@@ -70,6 +70,11 @@ expect_eq "frames" 4 "$(json "$E2E_TMP/top" "len(js)")"
 expect_eq "frame keys" True "$(json "$E2E_TMP/top" "all(k in f for f in js
 	for k in ('time', 'interval', 'rows', 'total', 'cpus'))")"
 expect_in "interval (s)" 0.3 3 "$(json "$E2E_TMP/top" "js[1]['interval']")"
+# switches counted without their sample, since the start: a count that
+# never falls (docs/hpmon-top.md)
+expect_eq "unsampled_switches: a count, never falling" True "$(json "$E2E_TMP/top" "(
+	all(isinstance(f['unsampled_switches'], int) for f in js) and all(
+	a['unsampled_switches'] <= b['unsampled_switches'] for a, b in zip(js, js[1:])))")"
 expect_eq "switcher rows have exited" True "$(json "$E2E_TMP/top" "all(r['exited']
 	for r in j['rows'] if r['comm'] == '$SWN')")"
 

@@ -52,6 +52,8 @@ wait_for "nobody's spinner" 5 is_nobodys "$spin"
 as_nobody "$dir/hpmon" top -b -n 2 -d 0.3 --json -e task-clock,context-switches
 expect_eq "top as nobody" 0 "$HPM_STATUS"
 expect_grep "top says it shows your own processes" 'showing your own processes only \(--user\)' "$E2E_TMP/err"
+expect_eq "--user: no unsampled switches to tell (null)" True \
+	"$(json "$E2E_TMP/out" "all(f['unsampled_switches'] is None for f in js)")"
 expect_eq "every row is nobody's" True "$(json "$E2E_TMP/out" "all(r['uid'] == $nobody for f in js for r in f['rows'])")"
 # (at least some of it: on a busy machine a spinner gets what is left)
 expect_in "the spinner's CPU time in the last frame (ms of 300)" 0.1 400 "$(json "$E2E_TMP/out" \

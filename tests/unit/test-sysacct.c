@@ -19,11 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/personality.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+extern char **environ;
 
 #include <hpmon/hpmon.h>
 #include <hpmon/sysacct.h>
@@ -63,13 +66,17 @@ static struct child_counts run_child(long sleeps, long pages, bool *skipped)
 	char s[32], p[32];
 	snprintf(s, sizeof(s), "%ld", sleeps);
 	snprintf(p, sizeof(p), "%ld", pages);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		personality(ADDR_NO_RANDOMIZE);
-		execl(HPM_TEST_WORKLOADS "/switcher", "switcher", s, p, (char *)NULL);
-		_exit(8);
-	}
+	/* spawned (the child shares this process's memory until its exec),
+	 * not forked: a forked child of this process, in the sanitizers'
+	 * build above all, faults a varying number of copy-on-write pages
+	 * before its exec, and the faults compared are the program's own */
+	char *args[] = { "switcher", s, p, NULL };
+	int persona = personality(0xffffffff);
+	pid_t pid;
+	assert_int_equal(personality((unsigned long)persona | ADDR_NO_RANDOMIZE), persona);
+	int src = posix_spawn(&pid, HPM_TEST_WORKLOADS "/switcher", NULL, NULL, args, environ);
+	personality((unsigned long)persona);
+	assert_int_equal(src, 0);
 	int status;
 	struct rusage ru;
 	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
@@ -159,27 +166,48 @@ struct stream {
 	uint64_t time;
 };
 
-/* A switch-out sample of @tid with the group's values cs, faults. */
-static void put_sample(struct stream *st, uint32_t tid, uint64_t cs, uint64_t faults)
+/* A switch-out sample of @tid on CPU slot @slot with the group's values
+ * cs, faults: no time stamp, as the kernel writes it. */
+static void put_sample_on(struct stream *st, int slot, uint32_t pid, uint32_t tid, uint64_t cs,
+			  uint64_t faults)
 {
-	uint64_t r[4 + 3 + 2];
+	uint64_t r[2 + 1 + 2];
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, sizeof(r) };
 	memcpy(r, &h, 8);
-	r[1] = (uint64_t)tid << 32 | tid;
-	r[2] = ++st->time;
-	r[3] = 0;
-	r[4] = 2;
-	r[5] = r[6] = st->time;
-	r[7] = cs;
-	r[8] = faults;
-	assert_int_equal(sa_queue(st->a, 0, r, sizeof(r), st->time), 0);
+	r[1] = (uint64_t)tid << 32 | pid;
+	r[2] = 2;
+	r[3] = cs;
+	r[4] = faults;
+	assert_int_equal(sa_rec_time(r, sizeof(r)), 0);
+	assert_int_equal(sa_queue(st->a, slot, r, sizeof(r), 0), 0);
+}
+
+static void put_sample(struct stream *st, uint32_t tid, uint64_t cs, uint64_t faults)
+{
+	put_sample_on(st, 0, tid, tid, cs, faults);
+}
+
+/* The fork record of @tid (a process of its own) by @ptid at @time, on
+ * slot @slot: pid, ppid, tid, ptid, time, then pid/tid and time. */
+static void put_fork(struct stream *st, int slot, uint32_t tid, uint32_t ptid, uint64_t time)
+{
+	uint64_t r[6];
+	struct perf_event_header h = { PERF_RECORD_FORK, 0, sizeof(r) };
+	memcpy(r, &h, 8);
+	r[1] = (uint64_t)ptid << 32 | tid;
+	r[2] = (uint64_t)ptid << 32 | tid;
+	r[3] = time;
+	r[4] = (uint64_t)ptid << 32 | ptid;
+	r[5] = time;
+	assert_int_equal(sa_rec_time(r, sizeof(r)), time);
+	assert_int_equal(sa_queue(st->a, slot, r, sizeof(r), time), 0);
 }
 
 /* The exit record of @tid, written in its context: pid, ppid, tid,
- * ptid, time, then sample_id_all's pid/tid, time and cpu. */
+ * ptid, time, then sample_id_all's pid/tid and time. */
 static void put_exit(struct stream *st, uint32_t tid)
 {
-	uint64_t r[7];
+	uint64_t r[6];
 	struct perf_event_header h = { PERF_RECORD_EXIT, 0, sizeof(r) };
 	memcpy(r, &h, 8);
 	r[1] = (uint64_t)tid << 32 | tid;
@@ -187,7 +215,7 @@ static void put_exit(struct stream *st, uint32_t tid)
 	r[3] = ++st->time;
 	r[4] = (uint64_t)tid << 32 | tid;
 	r[5] = st->time;
-	r[6] = 0;
+	assert_int_equal(sa_rec_time(r, sizeof(r)), st->time);
 	assert_int_equal(sa_queue(st->a, 0, r, sizeof(r), st->time), 0);
 }
 
@@ -269,6 +297,71 @@ static void test_unsampled_switches(void **state)
 	hpm_ctx__free(ctx);
 }
 
+/*
+ * Samples have no time stamp: a child's first switch-out on one CPU may
+ * be attributed before its fork record, written by its parent on
+ * another, is read. The entry the sample made is the child's, and its
+ * fork record names it: one row, with its start. A tid reused later
+ * (its first sample read after its fork) is another row.
+ */
+static void test_fork_after_sample(void **state)
+{
+	(void)state;
+	struct hpm_ctx *ctx = hpm_ctx__new(NULL);
+	struct hpm_evlist *list = NULL;
+	struct hpm_parse_error perr;
+	int cpus[] = { 0, 1 };
+	assert_non_null(ctx);
+	assert_int_equal(hpm_evlist__parse(ctx, "context-switches,page-faults", &list, &perr), 0);
+	struct hpm_sysacct_opts o = { .sz = sizeof(o), .cpus = cpus, .nr_cpus = 2 };
+	struct stream st = { .a = hpm_sysacct__new(list, &o) };
+	struct hpm_sysacct *a = st.a;
+	assert_non_null(a);
+
+	put_sample_on(&st, 0, T_A, T_A, 1, 4);   /* the child, on CPU 0 */
+	put_sample_on(&st, 1, T_B, T_B, 1, 2);   /* its parent, on CPU 1 */
+	put_fork(&st, 1, T_A, T_B, 5);           /* read after the child's */
+	assert_true(sa_process(a, 3) > 0);       /* the child's sample only */
+	assert_true(sa_process(a, UINT64_MAX) > 0);
+	put_sample_on(&st, 0, T_A, T_A, 2, 7);   /* the child again: 3 faults */
+	assert_true(sa_process(a, UINT64_MAX) > 0);
+
+	size_t rows = 0;
+	for (size_t t = 0; t < hpm_sysacct__nr_tasks(a); t++) {
+		const struct hpm_systask *tk = hpm_sysacct__task(a, t);
+		if (tk->tid != T_A)
+			continue;
+		rows++;
+		assert_int_equal(tk->start_ns, 5);
+		assert_int_equal(hpm_sysacct__count(a, t, 0), 2);
+		assert_int_equal(hpm_sysacct__count(a, t, 1), 7);
+	}
+	assert_int_equal(rows, 1);
+
+	/* the child exits on CPU 0; its tid is reused by a fork at 9, and
+	 * the new task's first sample is read after it */
+	st.time = 7;
+	put_exit(&st, T_A);
+	put_fork(&st, 1, T_A, T_B, 9);
+	assert_true(sa_process(a, UINT64_MAX) > 0);
+	put_sample_on(&st, 0, T_A, T_A, 3, 8);
+	assert_true(sa_process(a, UINT64_MAX) > 0);
+	rows = 0;
+	for (size_t t = 0; t < hpm_sysacct__nr_tasks(a); t++) {
+		const struct hpm_systask *tk = hpm_sysacct__task(a, t);
+		if (tk->tid != T_A)
+			continue;
+		rows++;
+		uint64_t want = tk->start_ns == 5 ? 2 : 1;
+		assert_true(tk->start_ns == 5 || tk->start_ns == 9);
+		assert_int_equal(hpm_sysacct__count(a, t, 0), want);
+	}
+	assert_int_equal(rows, 2);
+	hpm_sysacct__free(a);
+	hpm_evlist__free(list);
+	hpm_ctx__free(ctx);
+}
+
 static void test_bad_events(void **state)
 {
 	(void)state;
@@ -292,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_child_exact),
 		cmocka_unit_test(test_bad_events),
 		cmocka_unit_test(test_unsampled_switches),
+		cmocka_unit_test(test_fork_after_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

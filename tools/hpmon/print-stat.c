@@ -419,6 +419,12 @@ static void print_human(const struct stat_out *o, const struct stat_report *r)
 		fprintf(o->f, "\n hpmon: the kernel dropped %llu records: the per-thread "
 			"breakdown is incomplete (totals are exact)\n",
 			(unsigned long long)r->lost);
+	if (r->unsampled)
+		fprintf(o->f, "\n hpmon: %llu context switches were counted without their "
+			"sample (the kernel wrote nothing for them): they are in the [lost] row; "
+			"what else their tasks used is the next task's on that CPU "
+			"(docs/hpmon-top.md)\n",
+			(unsigned long long)r->unsampled);
 	fputc('\n', o->f);
 }
 
@@ -684,6 +690,8 @@ static void print_json(const struct stat_out *o, const struct stat_report *r)
 		json_dbl(&j, "sys_s", r->sys_s);
 		json_i64(&j, "runs", r->runs);
 		json_u64(&j, "lost_records", r->lost);
+		if (r->per_task)
+			json_u64(&j, "unsampled_switches", r->unsampled);
 		json_bool(&j, "interrupted", r->interrupted);
 		if (r->nr_notes) {
 			json_arr_open(&j, "notes");

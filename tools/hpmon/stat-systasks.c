@@ -290,6 +290,8 @@ static int measure(struct systasks *st)
 		return HPM_EXIT_FAIL;
 	stat_merge_instances(r);
 	r->lost = hpm_sysacct__lost(st->a);
+	r->per_task = true;
+	r->unsampled = hpm_sysacct__unsampled(st->a);
 	if (r->lost)
 		fprintf(stderr, "hpmon stat: the kernel dropped %llu switch records: what they "
 			"would have attributed is in the [lost] row; the totals are exact\n",

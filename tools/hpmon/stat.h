@@ -101,6 +101,9 @@ struct stat_report {
 	int runs;             /* -r N */
 	double elapsed_rsd_pct;
 	uint64_t lost;        /* records the kernel dropped */
+	/* -a --per-*: switches counted without their sample (in [lost]) */
+	bool per_task;
+	uint64_t unsampled;
 	bool interrupted;     /* Ctrl-C */
 	/* -I */
 	bool interval;

@@ -48,6 +48,8 @@ void top_print_batch(const struct top *t, FILE *f)
 		t->o->cumulative ? "  (cumulative)" : "");
 	if (t->lost)
 		fprintf(f, "  lost switch records: %llu", (unsigned long long)t->lost);
+	if (t->unsampled)
+		fprintf(f, "  unsampled switches: %llu", (unsigned long long)t->unsampled);
 	fputc('\n', f);
 	if (t->nr_cpus) {
 		fprintf(f, "CPU busy:");
@@ -110,6 +112,10 @@ void top_print_json(const struct top *t, FILE *f)
 	json_bool(&j, "cumulative", t->o->cumulative);
 	json_str(&j, "rows_are", by_name(t));
 	json_u64(&j, "lost_records", t->lost);
+	if (t->acct)
+		json_u64(&j, "unsampled_switches", t->unsampled);
+	else
+		json_null(&j, "unsampled_switches");
 	if (t->nr_cpus) {
 		json_arr_open(&j, "cpus");
 		for (size_t c = 0; c < t->nr_cpus; c++) {

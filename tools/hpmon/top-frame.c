@@ -329,6 +329,7 @@ int top_frame(struct top *t)
 		if ((rc = sysrows_update(&t->rows, t->acct)))
 			return rc;
 		t->lost = hpm_sysacct__lost(t->acct);
+		t->unsampled = hpm_sysacct__unsampled(t->acct);
 	} else if ((rc = top_user_update(t->user, &t->rows))) {
 		return rc;
 	}

@@ -114,6 +114,7 @@ struct top {
 	double interval;           /* s covered by the frame */
 	uint64_t last_ns;          /* CLOCK_MONOTONIC of the last frame */
 	uint64_t lost;
+	uint64_t unsampled;        /* switches counted without their sample */
 	size_t sort_col;           /* SIZE_MAX: by pid */
 	bool sort_asc;
 	size_t nr_tasks;           /* rows alive in the frame */
