@@ -228,12 +228,22 @@ fi
 cp "$calls" "$E2E_TMP/calls-own"
 m=${mechs[-1]}
 bg "$E2E_TMP/calls-own" 3000000000
-wait_for "calls-own to run" 5 test -r "/proc/$BG_PID/maps"
+# the program itself, not the shell forked to start it: on a loaded
+# machine the fork runs a while before its exec, and hpmon -p would look
+# for hpm_work in bash
+runs() { [ "$(readlink "/proc/$1/exe")" = "$2" ]; }
+wait_for "calls-own to run" 10 runs "$BG_PID" "$E2E_TMP/calls-own"
 setsid "$HPMON" record -q -p "$BG_PID" -e "exec:hpm_work:$m" -o "$E2E_TMP/a.prof" \
 	>"$E2E_TMP/out" 2>"$E2E_TMP/err" </dev/null &
 rpid=$!
 # the profile is started once the location is open
-wait_for "hpmon $rpid to sample" 20 test -s "$E2E_TMP/a.prof"
+sampling() {
+	# (ended: gone, or a zombie not yet waited for)
+	[ "$(awk '{ print $3 }' "/proc/$rpid/stat" 2>/dev/null)" = Z ] || [ ! -e "/proc/$rpid" ] &&
+		fail "hpmon record -p ended before it sampled: $(cat "$E2E_TMP/err")"
+	test -s "$E2E_TMP/a.prof"
+}
+wait_for "hpmon $rpid to sample" 20 sampling
 sleep 0.3
 kill -INT "$rpid"
 HPM_STATUS=0
