@@ -73,11 +73,13 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 }
 
 /* Counts read from the sample's group since the previous sample of the same
- * (thread, CPU) event instance, added to the row. */
+ * counter, added to the row: the counter of the sample's id where the file
+ * gives it (perf record's are per CPU, and its samples may not carry the
+ * CPU), else the (thread, CPU) event instance. */
 static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row *row)
 {
 	const struct hpm_profile_event *e = &r->meta.events[s->ev];
-	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, s->ev };
+	uint64_t k[3] = { s->id ? s->id : (uint32_t)s->tid, s->id ? UINT64_MAX : s->cpu, s->ev };
 	/* samples of one thread on one CPU come in runs: the last one first */
 	long i = r->nr_prev && htab__key_eq(k, r->last_prev, 3) ? (long)r->last_prev_i
 							   : htab__get(r->h_prev, k);
