@@ -63,11 +63,12 @@ for f in work6 work3 work1; do
 		"$(want "[('%.2f%%' % r['percent_a'], '%.2f%%' % r['percent_b'], '%+.2f' % r['delta_points']) for r in j['rows'] if r['sym'] == '$f'][0]")" \
 		"$(res "tuple(j['results'][0]['$f'][6:9])")"
 done
-# the change the runs made, within 3 points: about 3,800 samples a run,
+# the change the runs made, within 4 points: about 3,800 samples a run,
 # each share off by at most a sample at each of its 40 phase edges (1
-# point a run, record-ratio.sh), and kernel samples in the total (under
-# 2 % seen under load: 1.2 points of a 60 % share)
-expect_in "work1: its change in CPU time, about +50 points" -3 3 \
+# point a run, record-ratio.sh; under 0.1 seen), and kernel samples in the
+# total (0.8 % seen at load 10, 3 % at worst in record-kill.sh: 1.8 points
+# of a 60 % share)
+expect_in "work1: its change in CPU time, about +50 points" -4 4 \
 	"$(python3 -c "print($(want "[r['delta_points'] for r in j['rows'] if r['sym'] == 'work1'][0]") - ($b1 - $a1))")"
 
 # the graph's colours: red is more (R well over B), blue less, work3 pale.
@@ -88,7 +89,7 @@ for f in work6 work1; do
 	expect_in "$f: the frame's change minus diff's points" -1 1 \
 		"$(python3 -c "print($(fr $f "[1]") - $(want "[r['delta_points'] for r in j['rows'] if r['sym'] == '$f'][0]"))")"
 done
-expect_in "work1's frame is B's share (of its CPU time, within 2 points)" -2 2 \
+expect_in "work1's frame is B's share (of its CPU time, within 3 points: as above)" -3 3 \
 	"$(python3 -c "print($(fr work1 "[2]") - $b1)")"
 expect_grep "tooltip: B's share and A's" '"work1 \(ratio-times\): [0-9]+ samples, [0-9.]+% of cpu-clock \(A: [0-9.]+%\)"' \
 	"$E2E_TMP/cdp.json"
