@@ -88,6 +88,11 @@ struct hpm_sample {
 	const uint64_t *regs;
 	uint32_t stack_len;
 	const unsigned char *stack;
+	/* The id of the counter that took it (a perf.data file's
+	 * PERF_SAMPLE_ID or IDENTIFIER), 0 when not known. perf record opens
+	 * a counter per CPU: a group read's counts are that counter's, and
+	 * follow from its previous sample, whatever the task's CPU. */
+	uint64_t id;
 };
 
 #define HPM_BUILD_ID_MAX 20

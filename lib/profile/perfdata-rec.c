@@ -276,7 +276,7 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 	s->mode = (enum hpm_mode)(pd_u16(rec + 4) & PERF_RECORD_MISC_CPUMODE_MASK);
 	s->period = a->freq ? 1 : a->sample_period;
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		pd_take64(&c);
+		s->id = pd_take64(&c);
 	if (st & PERF_SAMPLE_IP)
 		s->ip = pd_take64(&c);
 	if (st & PERF_SAMPLE_TID) {
@@ -288,8 +288,12 @@ static int dec_sample(struct hpm_perfdata *pd, const unsigned char *rec, size_t 
 	}
 	if (st & PERF_SAMPLE_TIME)
 		s->time = pd_take64(&c);
-	pd_take(&c, 8 * (uint64_t)(!!(st & PERF_SAMPLE_ADDR) + !!(st & PERF_SAMPLE_ID) +
-			       !!(st & PERF_SAMPLE_STREAM_ID)));
+	if (st & PERF_SAMPLE_ADDR)
+		pd_take64(&c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = pd_take64(&c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		pd_take64(&c);
 	if (st & PERF_SAMPLE_CPU) {
 		const unsigned char *t = pd_take(&c, 8);
 		s->cpu = t ? pd_u32(t) : 0;

@@ -47,7 +47,10 @@ command -v python3 >/dev/null || fail "python3 is needed to parse CSV and JSON"
 # own EXIT trap must call e2e_cleanup from it.
 E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/hpmon-e2e.XXXXXX")
 e2e_cleanup() {
-	local rc=$? pid
+	local rc=$? pid sock
+	for sock in ${E2E_TMUX_SOCKS:-}; do
+		tmux -L "$sock" kill-server 2>/dev/null || true
+	done
 	for pid in ${E2E_BG_PIDS:-}; do
 		kill "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
@@ -321,4 +324,36 @@ retry() {
 		[ "$i" -eq "$n" ] || note "attempt $i of $n failed, trying again"
 	done
 	fail "$1 failed $n times"
+}
+
+# ---- a terminal for full-screen tests, in tmux ----
+# term_start COLS ROWS CMD: CMD (a shell command) in a fresh COLSxROWS
+# terminal, on a tmux server of its own: one being killed may still hold
+# its socket when the next client connects. Every server is killed when
+# the test ends (e2e_cleanup). tm ARGS...: tmux ARGS on the current one.
+E2E_TMUX_RUN=0
+E2E_TMUX_SOCK=
+tm() {
+	tmux -L "$E2E_TMUX_SOCK" "$@"
+}
+term_start() {
+	command -v tmux >/dev/null || fail "tmux is needed (scripts/deps installs it)"
+	[ -z "$E2E_TMUX_SOCK" ] || tm kill-server 2>/dev/null || true
+	E2E_TMUX_RUN=$((E2E_TMUX_RUN + 1))
+	E2E_TMUX_SOCK=hpmon-e2e-$$-$E2E_TMUX_RUN
+	E2E_TMUX_SOCKS="${E2E_TMUX_SOCKS:-} $E2E_TMUX_SOCK"
+	tm -f /dev/null new-session -d -x "$1" -y "$2" "$3"
+}
+
+# screen_has WHAT REGEX: the terminal shows a line matching the extended
+# REGEX, polled for up to 15 s; the screen is left in $E2E_TMP/screen.
+screen_has() {
+	local what=$1 re=$2 i
+	for ((i = 0; i < 150; i++)); do
+		tm capture-pane -p >"$E2E_TMP/screen"
+		grep -Eq -- "$re" "$E2E_TMP/screen" && return 0
+		sleep 0.1
+	done
+	fail "$what: no line matches /$re/ on the screen:
+$(cat "$E2E_TMP/screen")"
 }

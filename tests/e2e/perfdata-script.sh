@@ -35,6 +35,29 @@ diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
 	fail "hpmon script differs from perf script on a group:
 $(head -20 "$P/diff")"
 expect_grep "group: a member's line" '^ +ratio +[0-9]+ +[0-9.]+: +[0-9]+ page-faults: ' "$E2E_TMP/out"
+# the same while the task moves between CPUs: perf record counts in a
+# counter per CPU, and its samples do not carry the CPU, so each group
+# read follows the previous one of the same counter (the sample's id), not
+# of the task (a busy machine moves tasks: hpmon once mixed two counters)
+if [ "$(nproc)" -ge 2 ]; then
+	# shellcheck disable=SC2016 # the inner shell expands it
+	prec1 -e '{task-clock,page-faults}:S' -o "$P/m.data" -- \
+		sh -c 'echo $$ >"$0"; exec "$1" 200000000' "$P/m.pid" "$WORKLOADS/ratio" &
+	mrec=$!
+	wait_for "the workload under perf record" 10 test -s "$P/m.pid"
+	for i in $(seq 30); do
+		taskset -p -c $((i % 2)) "$(cat "$P/m.pid")" >/dev/null 2>&1 || break
+		sleep 0.05
+	done
+	wait "$mrec" || fail "perf record of the moving task: $(cat "$P/perf.err")"
+	perf script -i "$P/m.data" -F cpu >/dev/null 2>&1 &&
+		fail "perf record's samples carry the CPU here: this case checks nothing"
+	perf script -i "$P/m.data" >"$P/perf.txt" 2>/dev/null
+	hpm_ok script -i "$P/m.data"
+	diff "$P/perf.txt" "$E2E_TMP/out" >"$P/diff" ||
+		fail "hpmon script differs from perf script on a group of a task moving between CPUs:
+$(head -20 "$P/diff")"
+fi
 
 # -F: the same fields as perf's, in perf's order whatever the order asked
 F=comm,pid,tid,time,event,ip,sym,symoff,dso,period

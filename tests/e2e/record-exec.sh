@@ -29,7 +29,7 @@ no_probes_left() {
 }
 
 # rec ARGS...: hpmon record ARGS (as hpm does), its pid in $REC_PID, and
-# check that it left no uprobe behind
+# check that it left no uprobe behind; its stderr kept in $E2E_TMP/rec.err
 rec() {
 	HPM_STATUS=0
 	# shellcheck disable=SC2016 # the inner shell expands them
@@ -37,6 +37,7 @@ rec() {
 		"$HPMON" record "$@" >"$E2E_TMP/out" 2>"$E2E_TMP/err" </dev/null || HPM_STATUS=$?
 	[ "$HPM_STATUS" -ne 124 ] || fail "timed out after ${E2E_TIMEOUT}s: hpmon record $*"
 	REC_PID=$(cat "$E2E_TMP/pid")
+	cp "$E2E_TMP/err" "$E2E_TMP/rec.err"
 	no_probes_left "$REC_PID"
 }
 
@@ -180,17 +181,46 @@ for m in "${mechs[@]}"; do
 		"$(json "$E2E_TMP/rep.json" "sorted(r['events'][0]['samples'] for r in j['rows'])")"
 done
 
+# exact_or_lost WHAT EXPECTED GOT: GOT is EXPECTED, or less by no more
+# than the samples the kernel could not write ($E2E_TMP/rep.json's count),
+# and then the recorder said so ($E2E_TMP/rec.err). A burst of samples larger than
+# the ring buffer (100,000 breakpoint samples in a few milliseconds, about
+# 4 MiB, against 512 KiB per CPU) loses samples whenever the recorder does
+# not get the CPU to drain it in time: on a loaded machine it once kept
+# 98,888 of 100,000. The kernel cannot make the workload wait; what hpmon
+# promises is that no sample goes missing silently.
+exact_or_lost() {
+	local what=$1 want=$2 got=$3 lost
+	lost=$(json "$E2E_TMP/rep.json" "j['lost_samples'] or j['lost']")
+	[ "$got" = "$want" ] && return 0
+	note "$what: $got of $want, $lost samples lost and reported"
+	expect_in "$what: samples" $((want - lost)) $((want - 1)) "$got"
+	expect_grep "$what: the loss said" '^hpmon record: warning: [0-9]+ samples lost' "$E2E_TMP/rec.err"
+}
+
 # -- next to cpu-clock, first or second --
 for events in "exec:hpm_work,cpu-clock" "cpu-clock,exec:hpm_work"; do
 	rec_ok -q -e "$events" -o "$E2E_TMP/m.prof" -- "$calls" 100000
 	report_json "$E2E_TMP/m.prof"
-	got=$(json "$E2E_TMP/rep.json" "[e['samples'] for e in j['events'] if e['name'] == 'exec:hpm_work']")
-	expect_eq "$events: samples of exec:hpm_work" "[100000]" "$got"
+	exact_or_lost "$events: samples of exec:hpm_work" 100000 \
+		"$(json "$E2E_TMP/rep.json" "[e['samples'] for e in j['events'] if e['name'] == 'exec:hpm_work'][0]")"
 	expect_in "$events: samples of cpu-clock" 1 1000000 \
 		"$(json "$E2E_TMP/rep.json" "[e['samples'] for e in j['events'] if e['name'] == 'cpu-clock'][0]")"
-	expect_eq "$events: samples of exec:hpm_work in hpm_work" 100000 \
+	exact_or_lost "$events: samples of exec:hpm_work in hpm_work" 100000 \
 		"$(json "$E2E_TMP/rep.json" "sum(e['samples'] for r in j['rows'] if r.get('sym') == 'hpm_work' for e in r['events'] if e['name'] == 'exec:hpm_work')")"
 done
+# the same loss made certain (a buffer of one page), to see it is counted
+rec_ok -q -m 1 -e exec:hpm_work -o "$E2E_TMP/m.prof" -- "$calls" 100000
+report_json "$E2E_TMP/m.prof"
+got=$(json "$E2E_TMP/rep.json" "j['events'][0]['samples']")
+expect_in "one page: samples lost" 1 99999 "$((100000 - got))"
+exact_or_lost "one page: samples of exec:hpm_work" 100000 "$got"
+# from Linux 6.0 the kernel counts each event's lost samples
+# (PERF_FORMAT_LOST): with one event, kept and lost make every call
+lost=$(json "$E2E_TMP/rep.json" "j['lost_samples']")
+if [ "$lost" -gt 0 ]; then
+	expect_eq "one page: samples kept and lost" 100000 "$((got + lost))"
+fi
 
 # -- running processes, and system-wide --
 # (a copy of the program of its own: uprobes watch the file, and other
@@ -198,12 +228,22 @@ done
 cp "$calls" "$E2E_TMP/calls-own"
 m=${mechs[-1]}
 bg "$E2E_TMP/calls-own" 3000000000
-wait_for "calls-own to run" 5 test -r "/proc/$BG_PID/maps"
+# the program itself, not the shell forked to start it: on a loaded
+# machine the fork runs a while before its exec, and hpmon -p would look
+# for hpm_work in bash
+runs() { [ "$(readlink "/proc/$1/exe")" = "$2" ]; }
+wait_for "calls-own to run" 10 runs "$BG_PID" "$E2E_TMP/calls-own"
 setsid "$HPMON" record -q -p "$BG_PID" -e "exec:hpm_work:$m" -o "$E2E_TMP/a.prof" \
 	>"$E2E_TMP/out" 2>"$E2E_TMP/err" </dev/null &
 rpid=$!
 # the profile is started once the location is open
-wait_for "hpmon $rpid to sample" 20 test -s "$E2E_TMP/a.prof"
+sampling() {
+	# (ended: gone, or a zombie not yet waited for)
+	[ "$(awk '{ print $3 }' "/proc/$rpid/stat" 2>/dev/null)" = Z ] || [ ! -e "/proc/$rpid" ] &&
+		fail "hpmon record -p ended before it sampled: $(cat "$E2E_TMP/err")"
+	test -s "$E2E_TMP/a.prof"
+}
+wait_for "hpmon $rpid to sample" 20 sampling
 sleep 0.3
 kill -INT "$rpid"
 HPM_STATUS=0

@@ -31,6 +31,14 @@ note "$n samples before the kill"
 expect_in "samples of the first seconds" 2000 20000 "$n"
 # the first round's work6 runs for seconds: most samples are there
 expect_in "work6 share so far" 50 100 "$(pct work6)"
-# the rest are kernel samples (timer interrupts, scheduling): about 0.5 %
-# on an idle machine, up to 1.7 % seen on a loaded one
-expect_in "the workload's functions" 97 100 "$(python3 -c "print($(pct work6) + $(pct work3) + $(pct work1))")"
+# every user-space sample is in the workload's functions but for a few of
+# the start-up (the loader, main); the others are kernel samples: the
+# interrupts taken while the workload ran, about 0.5 % on an idle machine,
+# 3.1 % seen at load 10, more the busier the machine's devices are, so
+# they are bounded apart, loosely: a reader that misfiled user samples as
+# kernel ones would show there
+user=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('dso') != '[kernel.kallsyms]')")
+work=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('sym') in ('work6', 'work3', 'work1'))")
+note "$work samples in the workload's functions, $user in user space, of $n"
+expect_in "user-space samples outside the workload's functions" 0 20 "$((user - work))"
+expect_in "kernel samples, percent" 0 10 "$(python3 -c "print(100 * ($n - $user) / $n)")"

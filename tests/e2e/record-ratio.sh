@@ -1,25 +1,71 @@
 # SPDX-License-Identifier: MIT
 # Three functions doing work in the ratio 6:3:1, sampled on cpu-clock:
-# the report puts 60/30/10 % of the samples in them, within 2 points,
-# and within 2 points of what perf reports for the same workload sampled
-# the same way.
+# each function's share of the samples in the three is its share of their
+# CPU time in the same run, as the workload measured it (ratio-times),
+# within a stated tolerance; perf, sampling the same way, within the same.
+#
+# Why the run's own shares: on a loaded machine the same loop runs at
+# different speeds from phase to phase (a busy sibling core, the host
+# taking the virtual CPU), so a run's true shares stray from 60/30/10 by
+# more than sampling error (work6 at 56.2 % was seen). Why among the three:
+# interrupts taken while the workload runs (more of them under load) are
+# kernel samples, a share of the total that is not the attribution tested.
+#
+# The tolerance: about 7,600 samples in the three (200M iterations, a
+# sample every 250 us of CPU time). Were samples random draws, a share p
+# would have the binomial sigma = sqrt(p(1-p)/n), 0.56 points for work6
+# (printed below). cpu-clock samples at fixed steps of CPU time instead,
+# so a function's count can be off by at most about one sample at each of
+# its 40 phase edges (20 rounds): 40/n, 0.52 points. The tolerance is
+# twice that, 80/n (1.04 points); the differences seen, idle and at load
+# 6, were under 0.1 points.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
 N=200000000
-hpm_ok record -e cpu-clock -o "$E2E_TMP/r.prof" -- "$WORKLOADS/ratio" $N
+
+# check WHO TIMES SHARES N: each "SYM PERCENT" line of SHARES (percent of
+# the three's N samples) within 80/N of SYM's share of the CPU time in
+# TIMES ("SYM NS" lines).
+check() {
+	local who=$1 times=$2 shares=$3 n=$4
+	python3 - "$who" "$times" "$shares" "$n" <<'PY' || fail "$who: shares out of tolerance (above)"
+import math, sys
+who, times, shares, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+ns = dict((l.split()[0], int(l.split()[1])) for l in open(times))
+tot = sum(ns.values())
+bad = False
+for line in shares.splitlines():
+    sym, got = line.split()[0], float(line.split()[1])
+    p = ns[sym] / tot
+    tol = 100 * 80 / n
+    sigma = 100 * math.sqrt(p * (1 - p) / n)
+    ok = abs(got - 100 * p) <= tol
+    print("record-ratio: %s: %s %.2f %% of %d samples, %.2f %% of the CPU time: %+.2f points (tolerance %.2f, binomial sigma %.2f)"
+          % (who, sym, got, n, 100 * p, got - 100 * p, tol, sigma))
+    if not ok:
+        print("FAIL: record-ratio: %s: %s off by more than %.2f points" % (who, sym, tol), file=sys.stderr)
+        bad = True
+sys.exit(bad)
+PY
+}
+
+HPM_RATIO_TIMES=$E2E_TMP/hpmon.times hpm_ok record -e cpu-clock -o "$E2E_TMP/r.prof" -- "$WORKLOADS/ratio-times" $N
 expect_grep "summary" 'samples written to' "$E2E_TMP/err"
 report_json "$E2E_TMP/r.prof"
 p6=$(pct work6) p3=$(pct work3) p1=$(pct work1)
-note "hpmon: work6 $p6 %, work3 $p3 %, work1 $p1 %"
-expect_in "work6 percent" 58 62 "$p6"
-expect_in "work3 percent" 28 32 "$p3"
-expect_in "work1 percent" 8 12 "$p1"
+note "hpmon: work6 $p6 %, work3 $p3 %, work1 $p1 % of all samples"
+n3=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('sym') in ('work6', 'work3', 'work1'))")
+# the rest are kernel samples: under 3 % even under load
+expect_in "the three's share of all samples" 97 100 "$(python3 -c "print($p6 + $p3 + $p1)")"
+check hpmon "$E2E_TMP/hpmon.times" "$(python3 -c "
+s = $p6 + $p3 + $p1
+print('work6', 100 * $p6 / s); print('work3', 100 * $p3 / s); print('work1', 100 * $p1 / s)")" "$n3"
 expect_eq "complete" True "$(json "$E2E_TMP/rep.json" "j['complete']")"
 
 # The text listing: samples, percent, cumulative percent, symbol, object.
 hpm_ok report -i "$E2E_TMP/r.prof"
-expect_grep "prof listing" '^ +[0-9]+ +[0-9.]+% +[0-9.]+% +work6 +ratio$' "$E2E_TMP/out"
+expect_grep "prof listing" '^ +[0-9]+ +[0-9.]+% +[0-9.]+% +work6 +ratio-times$' "$E2E_TMP/out"
 expect_grep "header" '^# event cpu-clock: [0-9]+ samples, period 250007' "$E2E_TMP/out"
 
 # The default event where no PMU exists is cpu-clock, and hpmon says so.
@@ -27,14 +73,12 @@ hpm_ok record -o "$E2E_TMP/d.prof" -- "$WORKLOADS/ratio" 1000000
 expect_grep "default event note" 'sampling (cycles|cpu-clock)' "$E2E_TMP/err"
 
 if have_perf; then
-	perf record -q -e cpu-clock -c 250007 -o "$E2E_TMP/perf.data" -- \
-		"$WORKLOADS/ratio" $N >/dev/null 2>&1 || fail "perf record failed"
-	for f in work6 work3 work1; do
-		h=$(pct $f)
-		p=$(perf_pct "$E2E_TMP/perf.data" $f)
-		note "$f: hpmon $h %, perf $p %"
-		expect_in "$f: hpmon minus perf" -2 2 "$(python3 -c "print($h - $p)")"
-	done
+	HPM_RATIO_TIMES=$E2E_TMP/perf.times perf record -q -e cpu-clock -c 250007 -o "$E2E_TMP/perf.data" -- \
+		"$WORKLOADS/ratio-times" $N >/dev/null 2>&1 || fail "perf record failed"
+	perf report -i "$E2E_TMP/perf.data" --stdio --sort sym -F overhead,sample,sym 2>/dev/null |
+		awk '$NF ~ /^work[631]$/ { print $NF, $2 }' >"$E2E_TMP/perf.n"
+	check perf "$E2E_TMP/perf.times" "$(awk '{ n[$1] = $2; s += $2 } END { for (f in n) print f, 100 * n[f] / s }' "$E2E_TMP/perf.n")" \
+		"$(awk '{ s += $2 } END { print s }' "$E2E_TMP/perf.n")"
 else
 	note "perf cannot sample here: comparison skipped"
 fi

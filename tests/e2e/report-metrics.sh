@@ -91,5 +91,11 @@ expect_grep "one group" "record -e '\\{task-clock,cpu-clock,page-faults\\}'" "$E
 hpm report -i "$prof" -M no_such_metric
 expect_eq "exit status of an unknown metric" 129 "$HPM_STATUS"
 expect_grep "unknown metric" "no metric or metric group 'no_such_metric'" "$E2E_TMP/err"
+# the limit of each metric option, as stat and serve say it (metric-args.c)
+many=()
+for _ in $(seq 65); do many+=(--metric 'x = task-clock'); done
+hpm report -i "$prof" "${many[@]}"
+expect_eq "exit status of 65 --metric" 129 "$HPM_STATUS"
+expect_grep "too many --metric" "^hpmon report: too many --metric options \(at most 64\)$" "$E2E_TMP/err"
 hpm report -i "$prof" -M cpi --folded
 expect_eq "exit status of metrics with --folded" 129 "$HPM_STATUS"

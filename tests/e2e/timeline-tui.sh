@@ -7,41 +7,12 @@
 # profile recorded with its timeline.
 . "$(dirname "$0")/lib.sh"
 
-command -v tmux >/dev/null || fail "tmux is needed (scripts/deps installs it)"
-# a server of its own per start: one being killed may still hold its socket
-RUN=0
-SOCK=hpmon-e2e-tl-$$-$RUN
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() {
-	local r
-	for ((r = 0; r <= RUN; r++)); do
-		tmux -L "hpmon-e2e-tl-$$-$r" kill-server 2>/dev/null || true
-	done
-	e2e_cleanup
-}
-trap cleanup EXIT
-
-# screen_has WHAT REGEX: the pane shows a line matching REGEX (polled).
-screen_has() {
-	local what=$1 re=$2 i
-	for ((i = 0; i < 150; i++)); do
-		tm capture-pane -p >"$E2E_TMP/screen"
-		grep -Eq -- "$re" "$E2E_TMP/screen" && return 0
-		sleep 0.1
-	done
-	fail "$what: no line matches /$re/ on the screen:
-$(cat "$E2E_TMP/screen")"
-}
-
 # show LOCALE ARGS...: hpmon report --timeline ARGS in a fresh 100x30
 # terminal, then a marker line
 show() {
 	local loc=$1
 	shift
-	tm kill-server 2>/dev/null || true
-	RUN=$((RUN + 1))
-	SOCK=hpmon-e2e-tl-$$-$RUN
-	tm -f /dev/null new-session -d -x 100 -y 30 \
+	term_start 100 30 \
 		"cd '$TESTDATA/timeline' && LC_ALL=$loc TERM=xterm-256color $HPMON report --timeline $*; echo TL-EXIT=\$?; sleep 60"
 	screen_has "exit status" '^TL-EXIT=0$'
 }

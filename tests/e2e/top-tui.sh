@@ -8,46 +8,15 @@
 # shell's next line prints.
 . "$(dirname "$0")/lib.sh"
 
-command -v tmux >/dev/null || fail "tmux is needed (scripts/deps installs it)"
 hpm stat -a -e cpu-clock -- true
 [ "$HPM_STATUS" -eq 0 ] || skip "system-wide counting is not allowed here: $(head -1 "$E2E_TMP/err")"
 hpm top --help
 grep -q 'full-screen' "$E2E_TMP/out" || fail "no top --help"
 
-# A server of its own per start: a server being killed may still hold
-# its socket when the next client connects.
-RUN=0
-SOCK=hpmon-e2e-$$-$RUN
-tm() { tmux -L "$SOCK" "$@"; }
-cleanup() {
-	local r
-	for ((r = 0; r <= RUN; r++)); do
-		tmux -L "hpmon-e2e-$$-$r" kill-server 2>/dev/null || true
-	done
-	e2e_cleanup
-}
-trap cleanup EXIT
-
-# screen_has WHAT REGEX: the pane shows a line matching REGEX (polled).
-screen_has() {
-	local what=$1 re=$2 i
-	for ((i = 0; i < 150; i++)); do
-		tm capture-pane -p >"$E2E_TMP/screen"
-		grep -Eq -- "$re" "$E2E_TMP/screen" && return 0
-		sleep 0.1
-	done
-	fail "$what: no line matches /$re/ on the screen:
-$(cat "$E2E_TMP/screen")"
-}
-
 # start: hpmon top in a fresh 120x30 terminal; the shell prints its exit
 # status after it, and then waits.
 start() {
-	tm kill-server 2>/dev/null || true
-	RUN=$((RUN + 1))
-	SOCK=hpmon-e2e-$$-$RUN
-	tm -f /dev/null new-session -d -x 120 -y 30 \
-		"TERM=xterm-256color $HPMON top -d 0.3 $*; echo TOP-EXIT=\$?; sleep 60"
+	term_start 120 30 "TERM=xterm-256color $HPMON top -d 0.3 $*; echo TOP-EXIT=\$?; sleep 60"
 	screen_has "title" '^hpmon top - [0-9:]+  every 0\.3s'
 }
 

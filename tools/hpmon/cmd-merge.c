@@ -264,7 +264,12 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 			"'hpmon merge stat.*.json'\nSee 'hpmon merge --help'.\n");
 		return HPM_EXIT_USAGE;
 	}
-	if (merge_prof__is_profile(argv[optind])) {
+	int kind = merge_prof__sniff(argv[optind]);
+	if (kind < 0) {
+		fprintf(stderr, "hpmon merge: cannot read %s: not a regular file\n", argv[optind]);
+		return HPM_EXIT_FAIL;
+	}
+	if (kind) {
 		if (!out) {
 			fprintf(stderr, "hpmon merge: %s is a profile: merging profiles writes one, "
 				"name it with -o (hpmon merge -o job.prof prof.*)\n", argv[optind]);

@@ -22,8 +22,6 @@
 #include "timeline.h"
 #include "timeline-print.h"
 
-#define MAX_METRIC_ARGS 64
-
 static const char report_usage[] =
 	"usage: hpmon report [-i FILE] [options]\n"
 	"\n"
@@ -137,14 +135,6 @@ static int write_picture(struct rep *r, enum picture pic, struct ptrees *p, FILE
 	return HPM_EXIT_OK;
 }
 
-/* Remember a metric option's value in @v (at most MAX_METRIC_ARGS). */
-static int keep_arg(const char **v, size_t *n, const char *arg, const char *opt)
-{
-	if (*n >= MAX_METRIC_ARGS)
-		return usage_error("too many %s options", opt);
-	v[(*n)++] = arg;
-	return 0;
-}
 enum { OPT_LINES = 256, OPT_PID, OPT_TID, OPT_JSON, OPT_CSV,
        OPT_FOLDED, OPT_LIMIT, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_RANK };
 
@@ -193,7 +183,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 	enum rep_fmt fmt = REP_TEXT;
 	const char *sort = NULL;
 	enum picture pic = PIC_NONE;
-	const char *mgroups[MAX_METRIC_ARGS], *minline[MAX_METRIC_ARGS], *mfiles[MAX_METRIC_ARGS];
+	const char *mgroups[METRIC_ARGS_MAX], *minline[METRIC_ARGS_MAX], *mfiles[METRIC_ARGS_MAX];
 	struct metric_args mo = { .groups = mgroups, .inline_defs = minline, .files = mfiles };
 	double min_pct = 0;
 	char cache[4096];
@@ -246,15 +236,15 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
 		case OPT_NO_CACHE: no_cache = true; break;
 		case 'M':
-			if (keep_arg(mgroups, &mo.nr_groups, optarg, "-M"))
+			if (metric_args_keep("report", mgroups, &mo.nr_groups, optarg, "-M"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRIC:
-			if (keep_arg(minline, &mo.nr_inline, optarg, "--metric"))
+			if (metric_args_keep("report", minline, &mo.nr_inline, optarg, "--metric"))
 				return HPM_EXIT_USAGE;
 			break;
 		case OPT_METRICS_FILE:
-			if (keep_arg(mfiles, &mo.nr_files, optarg, "--metrics-file"))
+			if (metric_args_keep("report", mfiles, &mo.nr_files, optarg, "--metrics-file"))
 				return HPM_EXIT_USAGE;
 			break;
 		case 'h':

@@ -175,10 +175,15 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 }
 
 /* Member @m's count read at @s, less the one read at the previous sample
- * of the same thread, CPU and event (0 before); UINT64_MAX on no memory. */
+ * of the same counter (0 before); UINT64_MAX on no memory. The counter is
+ * known by the sample's id when the file gives it, as perf script keys
+ * it: perf record's counters are per CPU, and a file without the CPU in
+ * its samples would mix two counters' counts when the task moves. Else
+ * by the thread, CPU and event. */
 static uint64_t group_delta(struct script *sc, const struct hpm_sample *s, uint32_t m)
 {
-	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, (uint64_t)s->ev + m };
+	uint64_t k[3] = { s->id ? s->id : (uint32_t)s->tid, s->id ? UINT64_MAX : s->cpu,
+			  (uint64_t)s->ev + m };
 	long i = htab__get(sc->h_prev, k);
 	uint64_t v = s->values[m];
 	if (i < 0) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <hpmon/profile.h>
@@ -52,13 +53,25 @@ struct pm_in {
 	bool merged;
 };
 
-bool merge_prof__is_profile(const char *path)
+int merge_prof__sniff(const char *path)
 {
 	unsigned char magic[8];
+	struct stat sb;
+	/* without blocking: a FIFO's open must not wait for a writer, and
+	 * only a regular file is read (a FIFO's bytes, once read here, would
+	 * be gone for the merge that follows) */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
-		return false;
+		return 0;
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return 0;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	ssize_t n = read(fd, magic, sizeof(magic));
 	close(fd);
 	return n == (ssize_t)sizeof(magic) &&

@@ -15,8 +15,10 @@
 #include <stdbool.h>
 
 /* Whether @path starts as a profile (hpmon's or perf.data), by its first
- * bytes; false when it cannot be read (the stat merge then says why). */
-bool merge_prof__is_profile(const char *path);
+ * bytes: 1 when it does, 0 when it does not or cannot be opened (the stat
+ * merge then says why), -EINVAL when it is not a regular file (a FIFO, a
+ * device, a directory: opened without blocking, never read). */
+int merge_prof__sniff(const char *path);
 
 /*
  * Merge the profiles @files (@n) into @out. A file that is not readable,

@@ -221,7 +221,11 @@ static bool key(struct tui *u, int ch)
 
 	u->msg[0] = '\0';
 	if (u->help) {
-		u->help = false;
+		/* any key leaves the help, but a resize is no key: tmux and
+		 * terminals may signal it a while after the size changed, and
+		 * the help just asked for would go */
+		if (ch != KEY_RESIZE)
+			u->help = false;
 		return true;
 	}
 	switch (ch) {

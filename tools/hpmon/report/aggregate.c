@@ -73,11 +73,13 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 }
 
 /* Counts read from the sample's group since the previous sample of the same
- * (thread, CPU) event instance, added to the row. */
+ * counter, added to the row: the counter of the sample's id where the file
+ * gives it (perf record's are per CPU, and its samples may not carry the
+ * CPU), else the (thread, CPU) event instance. */
 static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row *row)
 {
 	const struct hpm_profile_event *e = &r->meta.events[s->ev];
-	uint64_t k[3] = { (uint32_t)s->tid, s->cpu, s->ev };
+	uint64_t k[3] = { s->id ? s->id : (uint32_t)s->tid, s->id ? UINT64_MAX : s->cpu, s->ev };
 	/* samples of one thread on one CPU come in runs: the last one first */
 	long i = r->nr_prev && htab__key_eq(k, r->last_prev, 3) ? (long)r->last_prev_i
 							   : htab__get(r->h_prev, k);
@@ -196,17 +198,36 @@ static size_t chain_locs(struct rep *r, const struct hpm_sample *s, uint32_t lea
 	if (!rep_chain_ok(s))
 		return 1;
 	bool first = true;
+	enum hpm_mode part = s->mode;
 	while (rep_chain_next(s, &it, &ip, &mode)) {
 		if (first && ip == s->ip) { /* the sampled address itself */
 			first = false;
 			continue;
 		}
 		first = false;
-		/* a return address: the call is the byte before it */
-		uint32_t l = addrspace__resolve(r, s->pid, ip - 1, mode, s->time);
+		/* a return address: the call is the byte before it. But the
+		 * user part of a sample taken in the kernel starts with where
+		 * the user code was stopped (the registers' ip at the fault,
+		 * interrupt or system call), itself the instruction: a page
+		 * fault at a function's first byte is in that function, not
+		 * in the one before it (perf script names it so too). */
+		bool stopped_at = mode != part && rep_kernel_mode(part) && !rep_kernel_mode(mode);
+		part = mode;
+		uint64_t at = stopped_at ? ip : ip - 1;
+		uint32_t l = addrspace__resolve(r, s->pid, at, mode, s->time);
+		/* the byte before a kernel function is its padding (__pfx_),
+		 * which holds no call: an address at the function's start is
+		 * no return address but one the kernel put on the stack (a
+		 * retpoline thunk's target, an interrupted instruction) */
+		if (l != UINT32_MAX && rep_kernel_mode(mode) && r->locs[l].sym != UINT32_MAX &&
+		    r->syms[r->locs[l].sym].name &&
+		    !strncmp(r->syms[r->locs[l].sym].name, "__pfx_", 6)) {
+			at = ip;
+			l = addrspace__resolve(r, s->pid, at, mode, s->time);
+		}
 		if (l != UINT32_MAX) {
 			r->xlocs[n] = l;
-			r->xips[n++] = ip - 1;
+			r->xips[n++] = at;
 		}
 	}
 	return n;
