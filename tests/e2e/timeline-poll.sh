@@ -6,7 +6,7 @@
 #  - the profile says so (header key 15): report --timeline names the
 #    readings in its source line, and shows the "all" line alone (the
 #    line named after the command's pid would be the same series), as
-#    the HTML page's timeline does;
+#    the HTML page's timeline does, and hpmon convert keeps it;
 #  - page-faults sampled at every fault (its samples are the exact count)
 #    equals the timeline's total, with two threads and a child process;
 #  - a group member that never samples is counted by the timeline alone:
@@ -80,6 +80,13 @@ for n in 200 400; do
 	eval "pf$n=\$(tl_total \"\$E2E_TMP/out\" page-faults all)"
 done
 expect_eq "the member's count, read by the timeline: 6 x 200 pages more" 1200 $((pf400 - pf200))
+
+# converted, the profile still says how its timeline was read
+hpm_ok convert -q -i "$E2E_TMP/t.prof" -o "$E2E_TMP/c.prof"
+hpm_ok report --timeline -i "$E2E_TMP/c.prof"
+expect_grep "converted: the same source line" "counts of all the command's threads together" \
+	"$E2E_TMP/out"
+expect_eq "converted: all alone" "all" "$(tl_labels "$E2E_TMP/out" page-faults | xargs)"
 
 # page faults in the second half only: none in the first third (after the
 # first column, which has the program's start), some in the second half
