@@ -231,6 +231,23 @@ struct hpm_profile_meta {
 	 * records say each task's rank (HPM_PREC_RANK). Written only when
 	 * the caller's sz covers it. */
 	bool merged;
+	/* How the timeline (timeline_ns) was read: HPM_PROFILE_TL_THREADS or
+	 * HPM_PROFILE_TL_PROCESS. Written only when the caller's sz covers
+	 * it and there is a timeline; 0 writes nothing, which a reader takes
+	 * for HPM_PROFILE_TL_THREADS. Read: never 0 (older files, perf.data
+	 * files and files without a timeline read as HPM_PROFILE_TL_THREADS). */
+	uint32_t timeline_mode;
+};
+
+/* hpm_profile_meta.timeline_mode: what one TIMELINE record holds. */
+enum hpm_profile_tl_mode {
+	/* one thread's own counts, read by the kernel every interval of its
+	 * running time (Linux 6.12+) */
+	HPM_PROFILE_TL_THREADS = 1,
+	/* the counts of all a target's threads and processes together, read
+	 * by the recorder every interval of wall time (before 6.12, or
+	 * record --timeline-mode poll): one series per target process */
+	HPM_PROFILE_TL_PROCESS = 2,
 };
 
 /* The end chunk: what the recorder knew when it finished. */

@@ -415,6 +415,7 @@ static int setup(struct hpm_perfdata *pd)
 	S(kernel);
 #undef S
 	pd->meta.sz = sizeof(pd->meta);
+	pd->meta.timeline_mode = HPM_PROFILE_TL_THREADS; /* it has no hpmon timeline */
 	pd->meta.events = pd->events;
 	pd->st.file_bytes = pd->size;
 	pd->st.good_bytes = pd->pos;

@@ -134,6 +134,11 @@ static int parse_meta(struct hpm_profile *p, const unsigned char *m, size_t len)
 			c.bad |= !v || v > TL_UNIT_MAX;
 			p->tl_unit = v;
 			break;
+		case MK_TIMELINE_MODE:
+			/* a mode of a newer writer reads as the default */
+			p->meta.timeline_mode = v == HPM_PROFILE_TL_PROCESS ? HPM_PROFILE_TL_PROCESS
+									 : HPM_PROFILE_TL_THREADS;
+			break;
 		default:
 			if (!e || key >> 1 < MK_EV_TYPE)
 				break;
@@ -194,6 +199,7 @@ static int setup(struct hpm_profile *p)
 	if (prof_sum(m, mlen) != get_le32(p->data + 16))
 		return -EBADMSG;
 	p->tl_unit = TL_US;
+	p->meta.timeline_mode = HPM_PROFILE_TL_THREADS; /* what files without key 15 mean */
 	int rc = parse_meta(p, m, mlen);
 	if (rc)
 		return rc;

@@ -415,6 +415,9 @@ static int write_header(struct hpm_profile_writer *w, const struct hpm_profile_m
 	if (timeline) {
 		meta_num(&b, MK_TIMELINE, m->timeline_ns);
 		meta_num(&b, MK_TIMELINE_UNIT, w->tl_unit);
+		if (m->sz >= offsetof(struct hpm_profile_meta, timeline_mode) +
+			     sizeof(m->timeline_mode) && m->timeline_mode)
+			meta_num(&b, MK_TIMELINE_MODE, m->timeline_mode);
 	}
 	for (uint32_t i = 0; i < m->nr_events; i++) {
 		const struct hpm_profile_event *e = &m->events[i];

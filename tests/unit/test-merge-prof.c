@@ -60,6 +60,11 @@ static void add(struct hpm_profile_writer *w, const struct hpm_prec *r)
 	assert_int_equal(hpm_profile_writer__add(w, r), 0);
 }
 
+/* rank_profile's timeline mode (hpm_profile_meta.timeline_mode): 0, no
+ * timeline; else a 10 ms timeline read that way (no TIMELINE record is
+ * needed for what the header says). */
+static uint32_t tl_mode;
+
 /* A rank's profile: process 100 (threads 100, 101) with a mapping, a
  * name, and 10 x (rank + 1) samples; @rank < 0: recorded outside a job. */
 static void rank_profile(const char *name, int rank, const char *host,
@@ -70,6 +75,7 @@ static void rank_profile(const char *name, int rank, const char *host,
 		.cpu_model = "test", .kernel = "6.1", .nr_events = 1, .events = ev,
 		.page_size = 4096, .has_rank = rank >= 0, .rank = rank >= 0 ? (uint32_t)rank : 0,
 		.job_size = 4, .job = "77",
+		.timeline_ns = tl_mode ? 10000000 : 0, .timeline_mode = tl_mode,
 	};
 	int fd = open(path_of(name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
@@ -319,6 +325,36 @@ static void test_merge_refused(void **state)
 	assert_int_equal(sb.st_size, 3);
 }
 
+/* The timeline's mode: carried into the merge when the ranks agree;
+ * a rank read the other way refused, in either order, nothing written. */
+static void test_merge_timeline_mode(void **state)
+{
+	(void)state;
+	tl_mode = HPM_PROFILE_TL_PROCESS;
+	rank_profile("m.0", 0, "n", &ev_faults);
+	rank_profile("m.1", 1, "n", &ev_faults);
+	tl_mode = HPM_PROFILE_TL_THREADS;
+	rank_profile("m.2", 2, "n", &ev_faults);
+	tl_mode = 0;
+
+	struct hpm_profile *p;
+	struct stat sb;
+	char *same[] = { (char *)path_of("m.0"), (char *)path_of("m.1") };
+	merge_prof(path_of("m.prof"), same, 2, true); /* 1: ranks 2 and 3 missing */
+	assert_int_equal(hpm_profile__open(path_of("m.prof"), &p), 0);
+	assert_true(hpm_profile__meta(p)->merged);
+	assert_int_equal(hpm_profile__meta(p)->timeline_mode, HPM_PROFILE_TL_PROCESS);
+	hpm_profile__free(p);
+	assert_int_equal(unlink(path_of("m.prof")), 0);
+
+	char *mixed[] = { (char *)path_of("m.0"), (char *)path_of("m.2") };
+	assert_int_equal(merge_prof(path_of("m.prof"), mixed, 2, true), 1);
+	assert_int_equal(stat(path_of("m.prof"), &sb), -1);
+	char *mixed2[] = { (char *)path_of("m.2"), (char *)path_of("m.0") };
+	assert_int_equal(merge_prof(path_of("m.prof"), mixed2, 2, true), 1);
+	assert_int_equal(stat(path_of("m.prof"), &sb), -1);
+}
+
 /* Merged as a tree: (0, 1) and (2, 3), then the two: as at once. */
 static void test_merge_tree(void **state)
 {
@@ -401,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_merge_collide),
 		cmocka_unit_test(test_merge_damaged),
 		cmocka_unit_test(test_merge_refused),
+		cmocka_unit_test(test_merge_timeline_mode),
 		cmocka_unit_test(test_merge_tree),
 		cmocka_unit_test(test_rank_filter),
 	};

@@ -479,6 +479,115 @@ static void test_profile_spread(void **state)
 	}
 }
 
+/* A timeline of @mode (0: none said; @old: a writer whose sz ends before
+ * the field) with readings of one process, or of two (@two: process 9's
+ * too), written to a buffer; its header block's length in *@meta_len. */
+static unsigned char *mode_profile(uint32_t mode, bool old, bool two, size_t *len,
+				   uint32_t *meta_len)
+{
+	const uint64_t t0 = 1000000000ull, ms = 1000000;
+	int fd = memfd_create("prof", 0);
+	assert_true(fd >= 0);
+	struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "h",
+				      .arch = "x86_64", .cpu_model = "m", .kernel = "k",
+				      .nr_events = 1, .events = pevents, .page_size = 4096,
+				      .timeline_ns = 10 * ms, .timeline_mode = mode };
+	if (old)
+		m.sz = offsetof(struct hpm_profile_meta, timeline_mode);
+	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
+	assert_non_null(w);
+	struct hpm_prec p = { .type = HPM_PREC_COMM };
+	p.comm = (struct hpm_comm_rec){ .pid = 5, .tid = 5, .time = t0, .comm = "spin" };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	for (uint64_t i = 0; i < 4; i++) {
+		for (pid_t pid = 5; pid <= (two ? 9 : 5); pid += 4) {
+			uint64_t v = 1000 * (i + 1) + (uint64_t)pid;
+			p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+			p.read = (struct hpm_read_rec){ .pid = pid, .tid = pid,
+							.time = t0 + (i + 1) * 10 * ms,
+							.start = t0 + i * 10 * ms, .nr_values = 1,
+							.values = &v };
+			assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+		}
+	}
+	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+	unsigned char *buf = slurp(fd, len);
+	*meta_len = (uint32_t)buf[12] | (uint32_t)buf[13] << 8 | (uint32_t)buf[14] << 16 |
+		    (uint32_t)buf[15] << 24;
+	return buf;
+}
+
+/* Header key 15, the timeline's mode: written when given (two bytes:
+ * key and value), not by a writer whose sz ends before it; read back as
+ * given, and as per thread when absent. A polled timeline of one process
+ * shows "all" alone (its process's lane would be the same series), of
+ * two processes a lane each; per thread, "all" and the thread's lane.
+ * The totals are the readings' sums, exactly, whatever is shown. */
+static void test_profile_mode(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t mode;
+		bool old, two;
+		uint32_t read_as;
+		enum timeline_source src;
+		size_t nr_series;
+		int line;
+	} rows[] = {
+		{ 0, false, false, HPM_PROFILE_TL_THREADS, TL_SRC_RECORDS, 2, __LINE__ },
+		{ HPM_PROFILE_TL_THREADS, false, false, HPM_PROFILE_TL_THREADS, TL_SRC_RECORDS, 2,
+		  __LINE__ },
+		{ HPM_PROFILE_TL_PROCESS, false, false, HPM_PROFILE_TL_PROCESS, TL_SRC_POLLED, 1,
+		  __LINE__ },
+		{ HPM_PROFILE_TL_PROCESS, false, true, HPM_PROFILE_TL_PROCESS, TL_SRC_POLLED, 3,
+		  __LINE__ },
+		{ HPM_PROFILE_TL_PROCESS, true, false, HPM_PROFILE_TL_THREADS, TL_SRC_RECORDS, 2,
+		  __LINE__ },
+	};
+	size_t len0;
+	uint32_t base;
+	free(mode_profile(0, false, false, &len0, &base));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		size_t len;
+		uint32_t mlen;
+		unsigned char *buf = mode_profile(rows[i].mode, rows[i].old, rows[i].two, &len,
+						  &mlen);
+		bool written = rows[i].mode && !rows[i].old;
+		if (mlen != base + (written ? 2 : 0))
+			fail_msg("row of line %d: header block of %u bytes, not %u", rows[i].line,
+				 mlen, base + (written ? 2 : 0));
+		assert_int_equal(buf[10], 2); /* no new minor version */
+		struct hpm_profile *prof;
+		assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+		if (hpm_profile__meta(prof)->timeline_mode != rows[i].read_as)
+			fail_msg("row of line %d: read as mode %u", rows[i].line,
+				 hpm_profile__meta(prof)->timeline_mode);
+		char why[200];
+		struct timeline *t = timeline__from_profile(prof, NULL, why, sizeof(why));
+		assert_non_null(t);
+		if (t->source != rows[i].src || t->nr_series != rows[i].nr_series)
+			fail_msg("row of line %d: source %d with %zu series", rows[i].line,
+				 (int)t->source, t->nr_series);
+		assert_int_equal(t->interval_ns, 10000000);
+		const struct timeline_series *all = find(t, "cpu-clock", "all");
+		assert_non_null(all);
+		assert_true(all->total == (rows[i].two ? 10000 + 4 * 5 + 10000 + 4 * 9
+						       : 10000 + 4 * 5));
+		const struct timeline_series *p5 = find(t, "cpu-clock", "spin/5");
+		if (rows[i].nr_series == 1) {
+			assert_null(p5);
+		} else {
+			assert_non_null(p5);
+			assert_true(p5->total == 10000 + 4 * 5);
+		}
+		if (rows[i].two)
+			assert_true(find(t, "cpu-clock", "9")->total == 10000 + 4 * 9);
+		timeline__free(t);
+		hpm_profile__free(prof);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	assert_non_null(mkdtemp(dir));
@@ -489,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_profile_records),
 		cmocka_unit_test(test_profile_spread),
+		cmocka_unit_test(test_profile_mode),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 	char cmd[300];

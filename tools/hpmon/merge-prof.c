@@ -133,6 +133,15 @@ static const char *differs(const struct hpm_profile_meta *a, const struct hpm_pr
 		snprintf(buf, len, "it has %u events, the first %u", b->nr_events, a->nr_events);
 		return buf;
 	}
+	/* a timeline's lanes are threads or processes, not both in one file
+	 * (the merged header is the first's) */
+	if (a->timeline_ns && b->timeline_ns && a->timeline_mode != b->timeline_mode) {
+		bool poll = b->timeline_mode == HPM_PROFILE_TL_PROCESS;
+		snprintf(buf, len, "its timeline was read %s, the first's %s (record every rank "
+			 "with --timeline-mode poll)", poll ? "by hpmon for the whole process" :
+			 "per thread", poll ? "per thread" : "by hpmon for the whole process");
+		return buf;
+	}
 	for (uint32_t i = 0; i < a->nr_events; i++) {
 		const struct hpm_profile_event *x = &a->events[i], *y = &b->events[i];
 		const char *what = strcmp(x->name, y->name) ? "another name" :

@@ -14,7 +14,8 @@
 #include "picture.h"
 #include "timeline.h"
 
-static const char *const sources[] = { "records", "samples", "stat" };
+/* by enum timeline_source */
+static const char *const sources[] = { "records", "polled", "samples", "stat" };
 
 void page_timeline(struct json *j, const struct timeline *t)
 {

@@ -83,8 +83,11 @@ struct hpm_profile_writer *record_start_profile(const struct record_opts *o,
 		.start_unix_ns = now_ns(CLOCK_REALTIME), .nr_events = (uint32_t)n, .events = ev,
 		.callchain = chains, .page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 	};
-	if (hpm_record__timeline(rec))
+	if (hpm_record__timeline(rec)) {
 		m.timeline_ns = o->timeline_ns;
+		m.timeline_mode = hpm_record__timeline_mode(rec) == HPM_TIMELINE_POLL
+				  ? HPM_PROFILE_TL_PROCESS : HPM_PROFILE_TL_THREADS;
+	}
 	outname_profile_meta(&m);
 	w = hpm_profile_writer__new(fd, &m, NULL);
 	if (!w) {

@@ -115,7 +115,7 @@ static void series_line(FILE *f, const struct timeline_series *s, enum timeline_
 		if (has && v < lo)
 			lo = v;
 	}
-	bool whole = src == TL_SRC_RECORDS && !s->metric;
+	bool whole = (src == TL_SRC_RECORDS || src == TL_SRC_POLLED) && !s->metric;
 	fprintf(f, "  min %s  max %s  %s %s", figure(lo, whole, a, sizeof(a)),
 		figure(top, whole, b, sizeof(b)), s->metric ? "mean" : "total",
 		figure(s->total, whole, c, sizeof(c)));
@@ -153,11 +153,17 @@ static void axis(FILE *f, size_t ncols, double span_ns, size_t label_w)
 	fprintf(f, "  %*s  %s\n", (int)label_w, "", row);
 }
 
-static const char *source_name(enum timeline_source s)
+static const char *source_name(const struct timeline *t, char *buf, size_t len)
 {
-	switch (s) {
+	char iv[32];
+
+	switch (t->source) {
 	case TL_SRC_RECORDS:
 		return "counts read per thread";
+	case TL_SRC_POLLED:
+		snprintf(buf, len, "counts of all the command's threads together, read by hpmon "
+			 "every %s of wall time", duration((double)t->interval_ns, iv, sizeof(iv)));
+		return buf;
 	case TL_SRC_SAMPLES:
 		return "sample periods by time (the profile has no timeline records)";
 	case TL_SRC_STAT:
@@ -183,7 +189,8 @@ int timeline_print(FILE *f, const struct timeline *t, const char *name, unsigned
 	size_t ncols = nr ? (nr + per - 1) / per : 0;
 	double span = (double)nr * (double)t->bin_ns;
 
-	fprintf(f, "# timeline of '%s': %s\n", esc_text(name), source_name(t->source));
+	char src[128];
+	fprintf(f, "# timeline of '%s': %s\n", esc_text(name), source_name(t, src, sizeof(src)));
 	if (!nr || !t->nr_series) {
 		fprintf(f, "# nothing was counted\n");
 		return 0;

@@ -441,13 +441,15 @@ struct timeline *tl_build__finish(struct tl_build *b, enum timeline_source src)
 	t->series = calloc(b->nr_acc ? b->nr_acc : 1, sizeof(*t->series));
 	if (!t->series)
 		goto nomem;
+	/* polled, one process: its lane is the "all" lane again */
+	bool all_only = src == TL_SRC_POLLED && b->nr_slots == TL_SLOT_FIRST + 1;
 	for (size_t ev = 0; ev < b->nr_ev; ev++) {
 		bool any = false;
 		for (size_t k = 0; k < b->nr_slots; k++) {
 			/* all, the threads, other */
 			size_t slot = k == 0 ? TL_SLOT_ALL : k + 1 < b->nr_slots ? k + 1 : TL_SLOT_OTHER;
 			uint32_t at = b->slot_series[ev * b->slots_max + slot];
-			if (!at)
+			if (!at || (all_only && slot != TL_SLOT_ALL))
 				continue;
 			any = true;
 			if (fill_series(b, at - 1, &t->series[t->nr_series++], b->nr_bins))
@@ -571,9 +573,15 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 	}
 	if (rc < 0)
 		goto nomem;
-	t = tl_build__finish(&b, records ? TL_SRC_RECORDS : TL_SRC_SAMPLES);
+	bool polled = m->sz >= offsetof(struct hpm_profile_meta, timeline_mode) +
+			       sizeof(m->timeline_mode) &&
+		      m->timeline_mode == HPM_PROFILE_TL_PROCESS;
+	t = tl_build__finish(&b, !records ? TL_SRC_SAMPLES : polled ? TL_SRC_POLLED
+								    : TL_SRC_RECORDS);
 	if (!t)
 		goto nomem;
+	if (records)
+		t->interval_ns = m->timeline_ns;
 	free(evs);
 	tl_build__release(&b);
 	return t;

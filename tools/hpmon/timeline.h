@@ -34,6 +34,10 @@ struct hpm_profile;
 /* Where the counts came from. */
 enum timeline_source {
 	TL_SRC_RECORDS,   /* the profile's TIMELINE records: counts read per thread */
+	TL_SRC_POLLED,    /* its TIMELINE records of all a process's threads together,
+			     read by the recorder (HPM_PROFILE_TL_PROCESS): a
+			     process's lane is left out when it is the only one,
+			     as it is "all" again */
 	TL_SRC_SAMPLES,   /* the profile's samples: each sample's period at its time */
 	TL_SRC_STAT,      /* a stat -I JSON file: each interval's counts */
 };
@@ -62,6 +66,8 @@ struct timeline {
 	uint64_t start_ns;    /* bin 0 starts here: the perf clock for profiles,
 				 ns since the start of the run for stat files */
 	uint64_t bin_ns;      /* width of a bin */
+	uint64_t interval_ns; /* the recorder's reading interval (TL_SRC_RECORDS,
+				 TL_SRC_POLLED); 0 for other sources */
 	size_t nr_bins;
 	size_t nr_series;     /* per event (and metric): "all" first, then threads */
 	struct timeline_series *series;
