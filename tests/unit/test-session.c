@@ -103,10 +103,23 @@ static uint64_t faults(long n, int nthreads, bool track, struct hpm_session **ke
 static void test_exec_exact(void **state)
 {
 	(void)state;
-	uint64_t a = faults(100, 1, false, NULL, NULL);
-	uint64_t b = faults(600, 1, false, NULL, NULL);
-	/* one worker thread touching 100, then 600 pages: exactly 500 more */
-	assert_int_equal(b - a, 500);
+	/* one worker thread touching 100, then 600 pages: exactly 500 more.
+	 * The program's own faults around them (its loading, its stacks) can
+	 * differ by one between two runs on a loaded machine (a file page
+	 * mapped by another fault's fault-around, or not), so a pair may be
+	 * off by a little: up to three pairs, each within 2 of 500, and one
+	 * of them exact. hpmon miscounting the worker's faults fails every
+	 * pair. */
+	bool exact = false;
+	for (int pair = 0; pair < 3 && !exact; pair++) {
+		uint64_t a = faults(100, 1, false, NULL, NULL);
+		uint64_t b = faults(600, 1, false, NULL, NULL);
+		print_message("# pair %d: %llu - %llu = %lld\n", pair, (unsigned long long)b,
+			      (unsigned long long)a, (long long)(b - a));
+		assert_true(b >= a + 498 && b <= a + 502);
+		exact = b - a == 500;
+	}
+	assert_true(exact);
 }
 
 static void test_tracking(void **state)
