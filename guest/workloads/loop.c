@@ -13,20 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Instructions per iteration: subs, nop, b.ne. Tests rely on this value. */
-#define LOOP_INSNS 3
+#include "spin.h"
 
-static void spin(unsigned long n)
-{
-	if (n == 0)
-		return;
-	__asm__ volatile("1:	subs	%0, %0, #1\n"
-			 "	nop\n"
-			 "	b.ne	1b\n"
-			 : "+r"(n)
-			 :
-			 : "cc");
-}
+#define LOOP_INSNS SPIN_INSNS
 
 int main(int argc, char **argv)
 {

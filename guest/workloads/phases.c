@@ -12,28 +12,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-static void spin(unsigned long n)
-{
-	if (n == 0)
-		return;
-	__asm__ volatile("1:	subs	%0, %0, #1\n"
-			 "	nop\n"
-			 "	b.ne	1b\n"
-			 : "+r"(n)
-			 :
-			 : "cc");
-}
-
-static unsigned long arg(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end) {
-		fprintf(stderr, "phases: '%s' is not a number\n", s);
-		exit(2);
-	}
-	return v;
-}
+#include "spin.h"
 
 int main(int argc, char **argv)
 {
@@ -41,7 +20,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: phases ROUNDS BUSY CALLS\n");
 		return 2;
 	}
-	unsigned long rounds = arg(argv[1]), busy = arg(argv[2]), calls = arg(argv[3]);
+	unsigned long rounds = spin_arg("phases", argv[1]), busy = spin_arg("phases", argv[2]), calls = spin_arg("phases", argv[3]);
 	for (unsigned long r = 0; r < rounds; r++) {
 		spin(busy);
 		for (unsigned long c = 0; c < calls; c++)

@@ -10,28 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static void spin(unsigned long n)
-{
-	if (n == 0)
-		return;
-	__asm__ volatile("1:	subs	%0, %0, #1\n"
-			 "	nop\n"
-			 "	b.ne	1b\n"
-			 : "+r"(n)
-			 :
-			 : "cc");
-}
-
-static unsigned long arg(const char *s)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end) {
-		fprintf(stderr, "spinsleep: '%s' is not a number\n", s);
-		exit(2);
-	}
-	return v;
-}
+#include "spin.h"
 
 int main(int argc, char **argv)
 {
@@ -39,7 +18,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: spinsleep N MS\n");
 		return 2;
 	}
-	unsigned long n = arg(argv[1]), ms = arg(argv[2]);
+	unsigned long n = spin_arg("spinsleep", argv[1]), ms = spin_arg("spinsleep", argv[2]);
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
 	spin(n);
 	while (nanosleep(&ts, &ts))
