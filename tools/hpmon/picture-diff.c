@@ -88,14 +88,8 @@ static int write_data(FILE *f, const struct diff_side *a, const struct diff_side
 	struct rep *ra = a->r, *rb = b->r;
 	struct json j;
 	struct page pg;
-	int rc = page_init(&pg, &j, rb, b->p);
+	int rc = page_begin(&pg, &j, f, rb, b->p, "diff");
 
-	json_init(&j, f, false);
-	json_obj_open(&j, NULL);
-	json_u64(&j, "version", 2);
-	json_str(&j, "mode", "diff");
-	if (!rc)
-		page_header(&pg);
 	json_obj_open(&j, "diff");
 	json_str(&j, "a", a->path);
 	json_str(&j, "b", b->path);

@@ -183,14 +183,8 @@ static int write_data(FILE *f, struct rep *r, struct ptrees *p, const struct tim
 {
 	struct json j;
 	struct page pg;
-	int rc = page_init(&pg, &j, r, p);
+	int rc = page_begin(&pg, &j, f, r, p, "report");
 
-	json_init(&j, f, false);
-	json_obj_open(&j, NULL);
-	json_u64(&j, "version", 2);
-	json_str(&j, "mode", "report");
-	if (!rc)
-		page_header(&pg);
 	json_arr_open(&j, "trees");
 	for (uint32_t e = 0; e < r->nr_ev && !rc; e++)
 		rc = page_tree(&pg, e);

@@ -50,6 +50,20 @@ int page_init(struct page *pg, struct json *j, struct rep *r, struct ptrees *p)
 	return pg->local && pg->hc && pg->pnode && pg->nr_pnode ? 0 : -ENOMEM;
 }
 
+int page_begin(struct page *pg, struct json *j, FILE *f, struct rep *r, struct ptrees *p,
+	       const char *mode)
+{
+	int rc = page_init(pg, j, r, p);
+
+	json_init(j, f, false);
+	json_obj_open(j, NULL);
+	json_u64(j, "version", 2);
+	json_str(j, "mode", mode);
+	if (!rc)
+		page_header(pg);
+	return rc;
+}
+
 void page_free(struct page *pg)
 {
 	for (uint32_t e = 0; pg->pnode && e < pg->r->nr_ev; e++)

@@ -155,6 +155,11 @@ struct page {
 /* picture-page.c */
 #define PAGE_PRUNE 200000.0  /* frames under 1/PAGE_PRUNE of the total are left out */
 int page_init(struct page *pg, struct json *j, struct rep *r, struct ptrees *p);
+/* page_init, then the page's data object opened on @f (json_init) with its
+ * version, @mode ("report", "diff") and, when page_init succeeded, the
+ * header. Returns page_init's result; the object is open either way. */
+int page_begin(struct page *pg, struct json *j, FILE *f, struct rep *r, struct ptrees *p,
+	       const char *mode);
 void page_free(struct page *pg);
 long page_sym(struct page *pg, uint32_t sym);
 /* The header's facts, as members of the open object. */
