@@ -313,6 +313,7 @@ struct rec_run {
 	struct hpm_profile_writer *w;
 	struct rec_timeline *tl;
 	struct hpm_record *rec;
+	bool spans;                /* the kernel's per-thread timers: samples give spans */
 	int err;
 	uint64_t kernel_samples;
 	uint64_t chain[1025];      /* a call chain completed by hpm_record__entry_chain */
@@ -330,8 +331,7 @@ static int on_record(const struct hpm_prec *p, void *arg)
 		return rc == -EINVAL ? 0 : rc;
 	}
 	/* the timeline's spans: when threads started, and ran where */
-	if (rec_timeline__note(run->tl, p,
-			      hpm_record__timeline_mode(run->rec) == HPM_TIMELINE_TIMERS) && !run->err)
+	if (rec_timeline__note(run->tl, p, run->spans) && !run->err)
 		run->err = -ENOMEM;
 	if (p->type == HPM_PREC_SAMPLE) {
 		if (p->sample.mode == HPM_MODE_KERNEL)
@@ -588,6 +588,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	 * command runs (output.h) */
 	if (out_open(&of, "hpmon record", o->output, OUT_KEEP_OLD))
 		goto out;
+	run->spans = hpm_record__timeline_mode(rec) == HPM_TIMELINE_TIMERS;
 	run->w = record_start_profile(o, rec, list, si, out_take_fd(&of));
 	if (!run->w)
 		goto out;
