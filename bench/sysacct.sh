@@ -63,7 +63,7 @@ aarch64) bpf_arch=arm64 ;;
 esac
 if ! command -v clang >/dev/null || ! command -v bpftool >/dev/null ||
 	[ ! -r /usr/include/bpf/libbpf.h ]; then
-	bpf_why="clang, bpftool and libbpf-dev are needed to build it"
+	bpf_why="clang, bpftool and libbpf-dev are needed to build it (scripts/deps bench)"
 elif [ ! -r /sys/kernel/btf/vmlinux ]; then
 	bpf_why="the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 elif ! { bpftool btf dump file /sys/kernel/btf/vmlinux format c >"$out/vmlinux.h" &&
