@@ -563,6 +563,52 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 	return rc;
 }
 
+int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
+			     size_t wlen, const char *terms, size_t len, size_t pos)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t j = term_end(terms, i, len), a = i, b = j;
+		while (a < b && isspace((unsigned char)terms[a]))
+			a++;
+		while (b > a && isspace((unsigned char)terms[b - 1]))
+			b--;
+		const char *t = terms + a, *eq = memchr(t, '=', b - a);
+		size_t tlen = b - a, klen = eq ? (size_t)(eq - t) : tlen;
+		const char *v = eq ? eq + 1 : NULL;
+		size_t vlen = eq ? tlen - klen - 1 : 0;
+		char key[32];
+		int rc;
+
+		i = j + 1;
+		if (!tlen)
+			continue;
+		while (klen && isspace((unsigned char)t[klen - 1]))
+			klen--;
+		while (vlen && isspace((unsigned char)*v)) {
+			v++;
+			vlen--;
+		}
+		if (!klen || klen >= sizeof(key))
+			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + a, t, tlen,
+				    "empty or overlong term '%.*s'", (int)tlen, t);
+		memcpy(key, t, klen);
+		key[klen] = '\0';
+		if (!eq && needs_value(key))
+			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + a, t, tlen,
+				    "term '%s' needs a value: write %s=%s", key, key,
+				    !strcmp(key, "call-graph") ? "fp" : "N");
+		rc = record_term(p, ev, key, v, vlen, t, tlen, pos + a);
+		if (rc > 0)
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + a, t, klen,
+				    "tracepoint %.*s takes no term '%s' (its terms: call-graph, "
+				    "stack-size, time: how record samples it)", (int)wlen, what, key);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* PMU '/' terms '/' [[:]mods], resolved on PMU @pmuname into event @idx. */
 int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmuname,
 			     const char *s, size_t len, size_t pos)
