@@ -507,6 +507,58 @@ static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, siz
 	return mlen ? hpm_parser__mods(p, &p->list->ev[idx], m, mlen, pos + (size_t)(m - s)) : 0;
 }
 
+/* SUBSYS:NAME before a '/' (wildcards too): a tracepoint with terms, as
+ * perf takes record's terms on one (sched:sched_switch/call-graph=dwarf/).
+ * TYPE:CONFIG, mem:, exec: and sw: are other forms. */
+static bool tracepoint_base(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	uint64_t v;
+
+	if (!colon || colon == s || (size_t)(colon - s) + 1 == len ||
+	    memchr(colon + 1, ':', len - (size_t)(colon - s) - 1))
+		return false;
+	if (!strncmp(s, "mem:", 4) || !strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3))
+		return false;
+	return hpm__parse_u64(s, (size_t)(colon - s), &v) != 0;
+}
+
+/* SUBSYS:NAME '/' terms '/' [[:]mods]: the tracepoint, or every one a
+ * pattern matches, each with the terms and the modifiers. */
+static int parse_tracepoint_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
+				  size_t open, size_t pos)
+{
+	size_t close = hpm__terms_close(s, open + 1, len);
+	int rc;
+
+	if (close == len)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
+	rc = parse_named(p, &p->list->ev[idx], s, open, pos);
+	if (rc)
+		return rc;
+	const char *m = s + close + 1;
+	size_t mlen = len - close - 1;
+	if (mlen && *m == ':') {
+		m++;
+		mlen--;
+	}
+	for (size_t i = idx; i < p->list->nr; i++) {
+		struct hpm_event *ev = &p->list->ev[i];
+		if (ev->kind != HPM_EV_TRACEPOINT)
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + open, s + open,
+				    close - open + 1, "'%.*s' is no tracepoint, and takes no terms",
+				    (int)open, s);
+		rc = hpm_parser__record_terms(p, ev, s, open, s + open + 1, close - open - 1,
+					      pos + open + 1);
+		if (!rc && mlen)
+			rc = hpm_parser__mods(p, ev, m, mlen, pos + (size_t)(m - s));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int parse_event(struct hpm_parser *p, size_t leader)
 {
 	const char *s = p->spec + p->pos;
@@ -543,6 +595,8 @@ static int parse_event(struct hpm_parser *p, size_t leader)
 	} else if (terms_open(s, len) < len &&
 		   (!strncmp(s, "mem:", 4) || takes_event_terms(s, terms_open(s, len))))
 		rc = parse_with_terms(p, idx, s, len, terms_open(s, len), pos);
+	else if (terms_open(s, len) < len && tracepoint_base(s, terms_open(s, len)))
+		rc = parse_tracepoint_terms(p, idx, s, len, terms_open(s, len), pos);
 	else if (ident < len && s[ident] == '/')
 		rc = hpm_parser__pmu_event(p, idx, s, len, pos);
 	else

@@ -77,6 +77,11 @@ void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, 
  * names it in errors). */
 int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, size_t wlen,
 			    const char *terms, size_t len, size_t pos);
+/* Terms after a tracepoint (sched:sched_switch/call-graph=dwarf/), as perf
+ * takes them: record's own terms only (call-graph, stack-size, time),
+ * applied to @ev (@what, @wlen bytes, names it in errors). */
+int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
+			     size_t wlen, const char *terms, size_t len, size_t pos);
 
 /* ---- events/tp-wildcard.c ---- */
 

@@ -347,6 +347,17 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 	struct perf_event_attr *a = &ev->attr;
 	int rc;
 
+	/* as perf: spaces around '=' are not part of the key or the value
+	 * (event = 0x3c); apply_terms took those around the term */
+	while (klen && isspace((unsigned char)t[klen - 1]))
+		klen--;
+	while (vlen && isspace((unsigned char)*v)) {
+		v++;
+		vlen--;
+	}
+	/* where the value starts, for messages about it */
+	size_t vpos = pos + (v ? (size_t)(v - t) : klen + 1);
+
 	if (!klen || klen >= sizeof(key))
 		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, t, tlen, "empty or overlong term '%.*s'",
 			    (int)tlen, t);
@@ -415,18 +426,18 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		 * (msr/event=tsc/ is msr/tsc/) */
 		if (!strcmp(key, "event") && !from_alias && !pmu->no_sysfs && vlen &&
 		    (isalpha((unsigned char)v[0]) || v[0] == '_')) {
-			rc = apply_alias(p, ev, pmu, v, vlen, pos + klen + 1);
+			rc = apply_alias(p, ev, pmu, v, vlen, vpos);
 			if (rc != -ENOENT)
 				return rc;
 			hpm_parser__suggest_alias(p, pmu, v, vlen);
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos + klen + 1, v, vlen,
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, vpos, v, vlen,
 				    "PMU %s has no event '%.*s' (event= takes a number or one of "
 				    "its events)", pmu->name, (int)vlen, v);
 		}
 		/* a misspelt term says so, not that its value is no number */
 		if (!known_term(pmu, key))
 			goto unknown;
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + klen + 1, v, vlen,
+		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, vpos, v, vlen,
 			    "'%.*s' is not a number for term '%s' (write a decimal or 0x hex "
 			    "number)", (int)vlen, v, key);
 	}
@@ -449,7 +460,7 @@ set:
 		if (rc == -HPM_ERR_UNKNOWN_TERM)
 			goto unknown;
 		if (rc)
-			return hpm_parser__fail(p, rc, pos + klen + 1, v, vlen,
+			return hpm_parser__fail(p, rc, vpos, v, vlen,
 				    "value %.*s does not fit format field '%s' of PMU %s",
 				    (int)vlen, v, key, pmu->name);
 	}
@@ -516,11 +527,17 @@ static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 {
 	size_t i = 0;
 	while (i < len) {
-		size_t j = term_end(terms, i, len);
-		if (j > i) {
+		size_t j = term_end(terms, i, len), a = i, b = j;
+		/* as perf: spaces around a term are not part of it
+		 * (event=0x3c, umask=0x1) */
+		while (a < b && isspace((unsigned char)terms[a]))
+			a++;
+		while (b > a && isspace((unsigned char)terms[b - 1]))
+			b--;
+		if (b > a) {
 			/* errors inside an alias's own text point at the alias */
-			int rc = apply_term(p, ev, pmu, terms + i, j - i,
-					    from_alias ? pos : pos + i, from_alias);
+			int rc = apply_term(p, ev, pmu, terms + a, b - a,
+					    from_alias ? pos : pos + a, from_alias);
 			if (rc)
 				return rc;
 		}
@@ -544,6 +561,52 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 	rc = apply_terms(p, &p->list->ev[idx], pmu, terms, len, pos, false);
 	free(pmu);
 	return rc;
+}
+
+int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
+			     size_t wlen, const char *terms, size_t len, size_t pos)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t j = term_end(terms, i, len), a = i, b = j;
+		while (a < b && isspace((unsigned char)terms[a]))
+			a++;
+		while (b > a && isspace((unsigned char)terms[b - 1]))
+			b--;
+		const char *t = terms + a, *eq = memchr(t, '=', b - a);
+		size_t tlen = b - a, klen = eq ? (size_t)(eq - t) : tlen;
+		const char *v = eq ? eq + 1 : NULL;
+		size_t vlen = eq ? tlen - klen - 1 : 0;
+		char key[32];
+		int rc;
+
+		i = j + 1;
+		if (!tlen)
+			continue;
+		while (klen && isspace((unsigned char)t[klen - 1]))
+			klen--;
+		while (vlen && isspace((unsigned char)*v)) {
+			v++;
+			vlen--;
+		}
+		if (!klen || klen >= sizeof(key))
+			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + a, t, tlen,
+				    "empty or overlong term '%.*s'", (int)tlen, t);
+		memcpy(key, t, klen);
+		key[klen] = '\0';
+		if (!eq && needs_value(key))
+			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + a, t, tlen,
+				    "term '%s' needs a value: write %s=%s", key, key,
+				    !strcmp(key, "call-graph") ? "fp" : "N");
+		rc = record_term(p, ev, key, v, vlen, t, tlen, pos + a);
+		if (rc > 0)
+			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + a, t, klen,
+				    "tracepoint %.*s takes no term '%s' (its terms: call-graph, "
+				    "stack-size, time: how record samples it)", (int)wlen, what, key);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 /* PMU '/' terms '/' [[:]mods], resolved on PMU @pmuname into event @idx. */

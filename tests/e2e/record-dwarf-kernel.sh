@@ -29,5 +29,9 @@ expect_no_grep "no kernel-only stack in read(2)" '^zeroread;(entry_SYSCALL_64[a-
 hpm_ok report -i "$E2E_TMP/k.prof" -g
 awk '/^ +[0-9.]+% +[0-9.]+% / { on = ($3 == "zero_reader") ; next } on' "$E2E_TMP/out" >"$E2E_TMP/zr"
 expect_grep "zero_reader's caller" '^ +<- +[0-9.]+% +main$' "$E2E_TMP/zr"
+# a kernel function's object is [kernel.kallsyms], as in the flat listing
+# (once bracketed: the name has its brackets), a program's in brackets
+expect_grep "vfs_read's object" '^ +[0-9.]+% +[0-9.]+% +vfs_read +\[kernel\.kallsyms\]$' "$E2E_TMP/out"
+expect_grep "zero_reader's object" '^ +[0-9.]+% +[0-9.]+% +zero_reader +\[zeroread\]$' "$E2E_TMP/out"
 awk '/^ +[0-9.]+% +[0-9.]+% / { on = ($3 == "vfs_read") ; next } on' "$E2E_TMP/out" >"$E2E_TMP/vr"
 expect_grep "vfs_read's caller" '^ +<- +[0-9.]+% +ksys_read$' "$E2E_TMP/vr"

@@ -73,3 +73,27 @@ if [ "$max" -gt 0 ]; then
 	expect_eq "freq= above the limit: exit" 129 "$HPM_STATUS"
 	expect_grep "freq= above the limit: why" "freq=$((max * 2)) of 'task-clock/freq=$((max * 2))/' is above the kernel's limit of $max" "$E2E_TMP/err"
 fi
+
+# 8. A tracepoint takes record's terms, as perf's: call-graph=dwarf on
+# sys_enter_read gives each of zeroread's 40 reads its user stack,
+# main -> zero_reader -> read (40 samples of 4 KiB stacks fit the default
+# buffer: none is lost); a pattern gives the terms to every tracepoint it
+# matches; a term of another kind is refused, naming the ones it takes.
+if [ "$(id -u)" -eq 0 ] && [ -d /sys/kernel/tracing/events/syscalls ]; then
+	hpm_ok record -q -e 'syscalls:sys_enter_read/call-graph=dwarf,stack-size=4096/u' \
+		-o "$E2E_TMP/t.prof" -- "$WORKLOADS/zeroread" 40
+	hpm_ok report -i "$E2E_TMP/t.prof" --folded
+	expect_grep "tracepoint, call-graph=dwarf: the reads' stacks" \
+		'^zeroread;(.*;)?main;zero_reader;read 40$' "$E2E_TMP/out"
+	hpm_ok record -q -e 'syscalls:sys_enter_rea*/call-graph=dwarf/,sched:sched_process_ex*/call-graph=no/' \
+		-o "$E2E_TMP/u.prof" -- "$WORKLOADS/zeroread" 40
+	hpm_ok report -i "$E2E_TMP/u.prof" --folded
+	expect_grep "pattern with terms: the reads' stacks" \
+		'^zeroread;(.*;)?main;zero_reader;read 40$' "$E2E_TMP/out"
+	report_json "$E2E_TMP/u.prof"
+	expect_eq "pattern with terms: one event per tracepoint, sched's sampled" True \
+		"$(json "$E2E_TMP/rep.json" "event(j, 'sched:sched_process_exit')['samples'] == 1")"
+	hpm record -q -e 'syscalls:sys_enter_read/name=rd/' -o "$E2E_TMP/v.prof" -- true
+	expect_eq "tracepoint, name=: exit" 129 "$HPM_STATUS"
+	expect_grep "tracepoint, name=: why" "tracepoint syscalls:sys_enter_read takes no term 'name' \\(its terms: call-graph, stack-size, time" "$E2E_TMP/err"
+fi

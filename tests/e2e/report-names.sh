@@ -98,3 +98,34 @@ report_json "$E2E_TMP/i.prof" --inline
 expect_eq "inlined, demangled" 1234 "$(samples 'ns::Acc<long>::add(long) (inlined in outer(long))')"
 report_json "$E2E_TMP/i.prof" --inline --no-demangle
 expect_eq "inlined, --no-demangle" 1234 "$(samples 'add (inlined in _Z5outerl)')"
+
+# a function template: its demangled name starts with its return type,
+# which perf's reports leave out (perf report shows ns::twice<long>);
+# --sym and annotate take that form too, not only the whole name
+cat >"$E2E_TMP/tpl.cc" <<'CC'
+namespace ns {
+template <typename T> __attribute__((noinline)) T twice(T x) { return x * 2 + 1; }
+}
+volatile long sink;
+int main(int c, char **)
+{
+	long s = 0;
+	for (long i = 0; i < 700; i++)
+		s += ns::twice<long>(i + c);
+	sink = s;
+}
+CC
+g++ -O1 -g -o "$E2E_TMP/tpl" "$E2E_TMP/tpl.cc" || fail "g++ could not build the template workload"
+hpm_ok record -q -e "exec:_ZN2ns5twiceIlEET_S1_" -c 1 -o "$E2E_TMP/tpl.prof" -- "$E2E_TMP/tpl"
+report_json "$E2E_TMP/tpl.prof"
+expect_eq "the template, demangled with its return type" 700 "$(samples 'long ns::twice<long>(long)')"
+for given in 'ns::twice<long>' 'long ns::twice<long>' 'ns::twice<long>,main'; do
+	report_json "$E2E_TMP/tpl.prof" --sym "$given"
+	expect_eq "--sym '$given' keeps the template's samples" 700 \
+		"$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'])")"
+done
+report_json "$E2E_TMP/tpl.prof" --sym 'twice<long>'
+expect_eq "--sym 'twice<long>' (a part of the name) keeps nothing" 0 \
+	"$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'])")"
+hpm_ok annotate -i "$E2E_TMP/tpl.prof" --no-source 'ns::twice<long>'
+expect_grep "annotate 'ns::twice<long>': its instructions" '^ +700 +100\.00% ' "$E2E_TMP/out"

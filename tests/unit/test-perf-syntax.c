@@ -333,6 +333,13 @@ static const struct row rows[] = {
 	{ M, "cycles/call-graph=stack/", .err = -HPM_ERR_BAD_VALUE, .msg = "fp, dwarf, lbr or no" },
 	{ M, "cycles/time=2/", .err = -HPM_ERR_BAD_VALUE, .msg = "time=0" },
 	{ M, "cycles/name=x", .err = -HPM_ERR_SYNTAX, .msg = "closes its terms" },
+	{ M, "cpu/config1= /", .err = -HPM_ERR_BAD_VALUE, .msg = "has '=' but no value" },
+	{ M, "sched:sched_switch/name=x/", .err = -HPM_ERR_UNKNOWN_TERM,
+	  .msg = "tracepoint sched:sched_switch takes no term 'name'" },
+	{ M, "sched:sched_switch/call-graph/", .err = -HPM_ERR_BAD_VALUE,
+	  .msg = "needs a value: write call-graph=fp" },
+	{ M, "sched:sched_switch/call-graph=fp", .err = -HPM_ERR_SYNTAX, .msg = "closes its terms" },
+	{ M, "cpu/umask= 0xzz/", .err = -HPM_ERR_BAD_VALUE, .msg = "'0xzz' is not a number" },
 	{ M, "mem:0/name=x", .err = -HPM_ERR_SYNTAX, .msg = "closes its terms" },
 	{ M, "msr/event=tcs/", .err = -HPM_ERR_UNKNOWN_EVENT, .msg = "no event 'tcs'",
 	  .suggest = "tsc" },
@@ -375,6 +382,21 @@ static const struct row more_rows[] = {
 	{ M, "0:0x1/period=1000/", .config = 1, .period = 1000 },
 	{ M, "imc/data_reads/,uncore_imc/data_writes/", .count = 2, .idx = 1, .leader = 1,
 	  .type = 19, .config = 2 },
+	/* spaces around terms and their '=', as perf's lexer skips them */
+	{ M, "cpu/event=0x3c, umask=0x1/", .type = 4, .config = 0x13c },
+	{ M, "cpu/ event = 0x3c , umask= 0x1 /u", .type = 4, .config = 0x13c,
+	  .excl = X_K | X_HV },
+	{ M, "cycles/period=1000, name=x/", .period = 1000, .name = "x" },
+	{ M, "cycles/name = 'a b'/", .name = "a b" },
+	{ M, "cpu/mem-loads, ldlat=50/", .type = 4, .config = 0x1cd, .config1 = 50 },
+	{ M, "msr/event= tsc/", .type = 10, .config = 0, .pmu = "msr" },
+	/* record's terms after a tracepoint or a pattern of them, as perf's */
+	{ M, "sched:sched_switch/call-graph=dwarf,stack-size=4096/u", .type = PERF_TYPE_TRACEPOINT,
+	  .config = 372, .period = 1, .call_graph = "dwarf", .excl = X_K | X_HV },
+	{ M, "syscalls:*/call-graph=fp, time=0/k", .count = 2, .idx = 1, .leader = 1,
+	  .type = PERF_TYPE_TRACEPOINT, .config = 781, .period = 1, .call_graph = "fp",
+	  .time = 0 + 2, .excl = X_U | X_HV, .name = "syscalls:sys_exit_openat" },
+	{ M, "{sched:sched_switch/call-graph=fp/,cycles}", .count = 2, .idx = 1, .leader = 0 },
 };
 
 static struct hpm_ctx *ctx_for(const char *tree)

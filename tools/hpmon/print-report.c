@@ -260,8 +260,12 @@ static void print_callgraph(FILE *f, struct rep *r, double min_pct)
 		const struct rep_sym *s = &r->syms[order[i]];
 		if (pct(s->incl, total) < min_pct)
 			continue;
-		fprintf(f, "  %8.2f%% %7.2f%%  %s  [%s]\n", pct(s->incl, total), pct(s->self, total),
-			esc_text(s->name), esc_text(r->dsos[s->dso].base));
+		/* an object in brackets; [kernel.kallsyms] and [vdso] have theirs */
+		const char *base = r->dsos[s->dso].base;
+		bool bracketed = base[0] == '[' && base[strlen(base) - 1] == ']';
+		fprintf(f, "  %8.2f%% %7.2f%%  %s  %s%s%s\n", pct(s->incl, total),
+			pct(s->self, total), esc_text(s->name), bracketed ? "" : "[",
+			esc_text(base), bracketed ? "" : "]");
 		for (size_t e = 0; e < r->nr_edges; e++)
 			if (r->edges[e].callee == order[i] && r->edges[e].caller != order[i])
 				fprintf(f, "  %19s <- %6.2f%%  %s\n", "", pct(r->edges[e].period, total),

@@ -154,9 +154,61 @@ bool rep_list__has(const struct rep_list *l, const char *s)
 	return false;
 }
 
+static bool named_at(const char *name, const char *given, size_t n)
+{
+	return !strncmp(name, given, n) && (!name[n] || name[n] == '(');
+}
+
+/* Does @name start with "operator" as a word, at @i? */
+static bool operator_at(const char *name, size_t i)
+{
+	return !strncmp(name + i, "operator", 8) &&
+	       (i == 0 || name[i - 1] == ':' || name[i - 1] == ' ');
+}
+
+/*
+ * A function template's demangled name starts with its return type
+ * ("long ns::sum<long>(std::vector<long> const&)"), which perf's reports
+ * leave out together with the parameters (ns::sum<long>), so a name is
+ * also matched from just after a space at the top level of its
+ * qualified name: outside <...>, (...), {...} and [...], before the
+ * parameters. The space that ends "operator" ("operator new(unsigned
+ * long)", "A::operator int()") is part of the name, and so are the
+ * characters of an operator ("operator<<"), which do not nest.
+ */
+static bool named_after_return_type(const char *name, const char *given, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = 0; name[i]; i++) {
+		char c = name[i];
+		if (operator_at(name, i)) {
+			i += 8;
+			if (name[i] == ' ') /* operator new, a conversion: a word follows */
+				while (name[i + 1] && name[i + 1] != '(' && name[i + 1] != '<')
+					i++;
+			else if (name[i] == '(' && name[i + 1] == ')') /* operator() */
+				i++;
+			else
+				while (name[i + 1] && strchr("<>=!+-*/%^&|~,[]", name[i + 1]))
+					i++;
+			continue;
+		}
+		if (c == '(' && depth == 0 && strncmp(name + i, "(anonymous namespace)", 21))
+			return false; /* the parameters: the qualified name ended */
+		if (c == '<' || c == '(' || c == '{' || c == '[')
+			depth++;
+		else if ((c == '>' || c == ')' || c == '}' || c == ']') && depth > 0)
+			depth--;
+		else if (c == ' ' && depth == 0 && named_at(name + i + 1, given, n))
+			return true;
+	}
+	return false;
+}
+
 bool rep_sym_named(const char *name, const char *given, size_t n)
 {
-	return n && !strncmp(name, given, n) && (!name[n] || name[n] == '(');
+	return n && (named_at(name, given, n) || named_after_return_type(name, given, n));
 }
 
 bool rep_list__names_sym(const struct rep_list *l, const char *name)

@@ -81,7 +81,9 @@ bool rep_list__has(const struct rep_list *l, const char *s);
 /* Function @name is named by one of @l's names (rep_sym_named). */
 bool rep_list__names_sym(const struct rep_list *l, const char *name);
 /* @given (@n bytes) names function @name: the whole name, or a demangled
- * name without its parameters ("ns::f" for "ns::f(int)"). */
+ * name without its parameters ("ns::f" for "ns::f(int)"); a function
+ * template's also without its return type, as perf shows it ("ns::g<long>"
+ * for "long ns::g<long>(long)"). */
 bool rep_sym_named(const char *name, const char *given, size_t n);
 bool rep_ids__has(const pid_t *v, size_t n, pid_t x);
 /* Rank @rank is in @f's --rank list (true when it has none). */
