@@ -185,6 +185,13 @@ static void test_demangle(void **state)
 		/* Rust, legacy (the hash dropped) and v0 */
 		{ "_ZN7mycrate4main17h0123456789abcdefE", "mycrate::main" },
 		{ "_RNvCs1234_7mycrate3foo", "mycrate::foo" },
+		/* a PLT stub of a C++ function: the function's name, then @plt */
+		{ "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_@plt",
+		  "std::_Rb_tree_insert_and_rebalance(bool, std::_Rb_tree_node_base*, "
+		  "std::_Rb_tree_node_base*, std::_Rb_tree_node_base&)@plt" },
+		{ "_ZdlPvm@plt", "operator delete(void*, unsigned long)@plt" },
+		{ "strlen@plt", NULL },
+		{ "_Znotmangled@plt", NULL },
 		/* not mangled: left alone */
 		{ "main", NULL },
 		{ "_start", NULL },
