@@ -10,6 +10,12 @@
  * Decoding the jump rather than counting entries in relocation order holds
  * for every PLT layout the linkers emit: lazy .plt, .plt.sec of IBT,
  * .plt.got, and AArch64's with or without BTI.
+ *
+ * A call to an IFUNC the object defines itself (libc's own calls of
+ * memcpy, a program's local IFUNC) goes through a slot whose IRELATIVE
+ * relocation names no symbol: its addend is the resolver's address,
+ * which is the value of the IFUNC's symbol. The stub takes that symbol's
+ * name (memcpy@plt), where perf shows "*ABS*+0x...@plt".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,11 +55,101 @@ static bool names_symbol(unsigned machine, unsigned type)
 	return false;
 }
 
-/* Every GOT slot that a dynamic relocation binds to a named symbol. */
-static int read_slots(Elf *elf, unsigned machine, struct slots *s)
+static bool irelative(unsigned machine, unsigned type)
 {
+	return (machine == EM_X86_64 && type == 37 /* R_X86_64_IRELATIVE */) ||
+	       (machine == EM_AARCH64 && type == 1032 /* R_AARCH64_IRELATIVE */);
+}
+
+static int push(struct slots *s, uint64_t got, const char *name)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct slot *v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = (struct slot){ got, name };
+	return 0;
+}
+
+/* Which of two IFUNC symbols at one address names it: global over not,
+ * then fewer leading underscores (memcpy over __memcpy), as symtab.c
+ * chooses among functions. */
+static bool better_ifunc(const GElf_Sym *a, const char *an, const GElf_Sym *b, const char *bn)
+{
+	bool ga = GELF_ST_BIND(a->st_info) == STB_GLOBAL, gb = GELF_ST_BIND(b->st_info) == STB_GLOBAL;
+	if (ga != gb)
+		return ga;
+	return strspn(an, "_") < strspn(bn, "_");
+}
+
+/* An IRELATIVE slot: its resolver's address, and the IFUNC symbol found
+ * there so far. */
+struct irel {
+	uint64_t got, addend;
+	const char *name;
+	GElf_Sym sym;
+};
+
+static int irel_cmp(const void *a, const void *b)
+{
+	const struct irel *x = a, *y = b;
+	return x->addend < y->addend ? -1 : x->addend > y->addend;
+}
+
+/* The slots of @v named after the IFUNC symbols at their resolvers'
+ * addresses, in the object's symbol tables (.symtab of a program that
+ * does not export them, .dynsym of a library), and added to @s; a slot
+ * with no such symbol stays unnamed. */
+static int name_irelative(Elf *elf, struct irel *v, size_t n, struct slots *s)
+{
+	qsort(v, n, sizeof(*v), irel_cmp);
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t nr = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; data && i < nr; i++) {
+			GElf_Sym sym;
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+				continue;
+			struct irel k = { .addend = sym.st_value };
+			struct irel *f = bsearch(&k, v, n, sizeof(*v), irel_cmp);
+			const char *name = f ? elf_strptr(elf, sh.sh_link, sym.st_name) : NULL;
+			if (!name || !*name)
+				continue;
+			/* every slot of that resolver (bsearch found one of them) */
+			while (f > v && f[-1].addend == sym.st_value)
+				f--;
+			for (; f < v + n && f->addend == sym.st_value; f++)
+				if (!f->name || better_ifunc(&sym, name, &f->sym, f->name)) {
+					f->name = name;
+					f->sym = sym;
+				}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].name && push(s, v[i].got, v[i].name))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Every GOT slot that a dynamic relocation binds to a named symbol, or
+ * to an IFUNC of the object's own (IRELATIVE). */
+static int read_slots(Elf *elf, unsigned machine, struct slots *s)
+{
+	struct irel *irel = NULL;
+	size_t nr_irel = 0, cap_irel = 0;
+	int rc = 0;
+	Elf_Scn *scn = NULL;
+	while (!rc && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh, lsh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
 			continue;
@@ -63,31 +159,41 @@ static int read_slots(Elf *elf, unsigned machine, struct slots *s)
 		if (!data || !ldata || !gelf_getshdr(lscn, &lsh) || lsh.sh_type != SHT_DYNSYM)
 			continue;
 		size_t nr = sh.sh_size / sh.sh_entsize;
-		for (size_t i = 0; i < nr; i++) {
+		for (size_t i = 0; !rc && i < nr; i++) {
 			GElf_Rela r;
 			GElf_Sym sym;
-			if (!gelf_getrela(data, (int)i, &r) ||
-			    !names_symbol(machine, (unsigned)GELF_R_TYPE(r.r_info)) ||
+			if (!gelf_getrela(data, (int)i, &r))
+				continue;
+			if (irelative(machine, (unsigned)GELF_R_TYPE(r.r_info))) {
+				if (nr_irel == cap_irel) {
+					size_t cap = cap_irel ? cap_irel * 2 : 32;
+					struct irel *v = realloc(irel, cap * sizeof(*v));
+					if (!v) {
+						rc = -ENOMEM;
+						break;
+					}
+					irel = v;
+					cap_irel = cap;
+				}
+				irel[nr_irel++] = (struct irel){ .got = r.r_offset,
+								 .addend = (uint64_t)r.r_addend };
+				continue;
+			}
+			if (!names_symbol(machine, (unsigned)GELF_R_TYPE(r.r_info)) ||
 			    !GELF_R_SYM(r.r_info) ||
 			    !gelf_getsym(ldata, (int)GELF_R_SYM(r.r_info), &sym))
 				continue;
 			const char *name = elf_strptr(elf, lsh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			if (s->n == s->cap) {
-				size_t cap = s->cap ? s->cap * 2 : 64;
-				struct slot *v = realloc(s->v, cap * sizeof(*v));
-				if (!v)
-					return -ENOMEM;
-				s->v = v;
-				s->cap = cap;
-			}
-			s->v[s->n++] = (struct slot){ r.r_offset, name };
+			if (name && *name)
+				rc = push(s, r.r_offset, name);
 		}
 	}
-	if (s->n)
+	if (!rc && nr_irel)
+		rc = name_irelative(elf, irel, nr_irel, s);
+	free(irel);
+	if (!rc && s->n)
 		qsort(s->v, s->n, sizeof(*s->v), slot_cmp);
-	return 0;
+	return rc;
 }
 
 static uint32_t le32(const uint8_t *p)
