@@ -1,11 +1,22 @@
 # SPDX-License-Identifier: MIT
-# Names in reports (tests/workloads/cxxsyms.cc): PLT stubs as func@plt, C++
+# Names in reports (tests/workloads/cxxsyms.cc, ifuncs.c): PLT stubs as
+# func@plt (an IFUNC's too), C++
 # names demangled in every output (--no-demangle keeps them as the symbol
 # table has them), and perf's choice among symbols that share an address.
 # Breakpoint triggers (exec:..., -c 1) give exact counts: one sample per
 # call, at the function's first instruction.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
+
+# A PLT stub of the program's own IFUNC (tests/workloads/ifuncs.c): its
+# slot's IRELATIVE relocation names no symbol; the stub is named after the
+# IFUNC at the resolver's address. ifuncs N calls pick N times.
+hpm_ok record -q -e 'exec:pick@plt' -c 1 -o "$E2E_TMP/irel.prof" -- "$WORKLOADS/ifuncs" 3000
+report_json "$E2E_TMP/irel.prof"
+expect_eq "samples of pick@plt" 3000 "$(samples pick@plt)"
+hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/irelt.prof" -- "$WORKLOADS/ifuncs" 100000000
+hpm_ok report -i "$E2E_TMP/irelt.prof"
+expect_no_grep "the IFUNC's stub and code are named" 'ifuncs\+0x' "$E2E_TMP/out"
 
 w=$WORKLOADS/cxxsyms
 [ -x "$w" ] || skip "no C++ compiler: tests/workloads/cxxsyms.cc was not built"

@@ -175,6 +175,22 @@ static void test_aliases(void **state)
 	}
 }
 
+/* A stub whose slot an IRELATIVE relocation fills (the program's own
+ * IFUNC, tests/workloads/ifuncs.c) is named after the IFUNC. */
+static void test_plt_irelative(void **state)
+{
+	(void)state;
+	struct hpm_dso *o = hpm_dso__open(HPM_TEST_WORKLOADS "/ifuncs", NULL);
+	assert_non_null(o);
+	uint64_t a, sz;
+	struct hpm_symbol s;
+	assert_int_equal(hpm_dso__find_function(o, "pick@plt", &a, &sz), 0);
+	assert_true(sz >= 6);
+	assert_int_equal(hpm_dso__lookup(o, a + sz - 1, 0, &s), 0);
+	assert_string_equal(s.name, "pick@plt");
+	hpm_dso__free(o);
+}
+
 static void test_demangle(void **state)
 {
 	static const struct { const char *in, *out; } t[] = {
@@ -272,6 +288,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_plt_irelative),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_lookup_edges),
 		cmocka_unit_test(test_plt_x86_64),
