@@ -10,6 +10,12 @@
  * with a size over one without; not weak over weak; global over local;
  * fewer leading underscores; the longer name; then the first in the
  * symbol table. docs/hpmon-report.md states it for users.
+ *
+ * As perf, labels name code too: symbols without a type (hand-written
+ * assembly's, ld.so's _start) in a text section, unless hidden. A label
+ * never beats a function at its address, and one inside a function with
+ * a size is left out (it would cut the function in two, where perf's
+ * choice between the two is not defined).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@ struct cand {
 	size_t order;  /* position in the symbol table: the last tie-break */
 	uint64_t limit; /* end of the symbol's section: where a size of 0 stops */
 	bool sized;
+	bool label;     /* STT_NOTYPE in a text section */
 };
 
 struct builder {
@@ -97,6 +104,8 @@ static size_t underscores(const char *s)
 /* Is @a a better name than @b for the address both start at? */
 static bool better(const struct cand *a, const struct cand *b)
 {
+	if (a->label != b->label)
+		return !a->label;
 	if (a->sized != b->sized)
 		return a->sized;
 	if ((a->s.bind == STB_WEAK) != (b->s.bind == STB_WEAK))
@@ -112,6 +121,24 @@ static bool better(const struct cand *a, const struct cand *b)
 	return a->order < b->order;
 }
 
+/* A label as perf takes one: a named symbol without a type, defined in a
+ * section, not hidden or internal (the section is checked by the caller). */
+static bool maybe_label(const GElf_Sym *sym, GElf_Word shndx)
+{
+	unsigned vis = GELF_ST_VISIBILITY(sym->st_other);
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && shndx != SHN_UNDEF &&
+	       shndx != SHN_ABS && shndx < SHN_LORESERVE && vis != STV_HIDDEN &&
+	       vis != STV_INTERNAL;
+}
+
+/* perf's test of a text section: its name says "text" (.text, .text.hot ...) */
+static bool text_section(Elf *e, const GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	const char *n = elf_getshdrstrndx(e, &shstrndx) ? NULL : elf_strptr(e, shstrndx, sh->sh_name);
+	return n && strstr(n, "text");
+}
+
 static int collect(struct builder *b, Dwfl_Module *mod, GElf_Addr bias)
 {
 	int nsym = dwfl_module_getsymtab(mod);
@@ -122,16 +149,20 @@ static int collect(struct builder *b, Dwfl_Module *mod, GElf_Addr bias)
 		Elf *e = NULL;
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &a, &shndx, &e, NULL);
 		unsigned type = name ? GELF_ST_TYPE(sym.st_info) : STT_NOTYPE;
-		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		bool label = name && maybe_label(&sym, shndx);
+		if (!name || !*name || (type != STT_FUNC && type != STT_GNU_IFUNC && !label) ||
 		    shndx == SHN_UNDEF || hpm__mapping_symbol(name))
 			continue;
 		struct cand c = { .s = { .start = a - bias, .size = sym.st_size,
 					 .bind = (uint8_t)GELF_ST_BIND(sym.st_info),
 					 .ifunc = type == STT_GNU_IFUNC },
-				  .limit = UINT64_MAX, .sized = sym.st_size > 0 };
+				  .limit = UINT64_MAX, .sized = sym.st_size > 0, .label = label };
 		GElf_Shdr sh;
 		Elf_Scn *scn = e ? elf_getscn(e, shndx) : NULL;
-		if (scn && gelf_getshdr(scn, &sh) && sh.sh_addr <= c.s.start)
+		bool have_sh = scn && gelf_getshdr(scn, &sh);
+		if (label && (!have_sh || !text_section(e, &sh)))
+			continue;
+		if (have_sh && sh.sh_addr <= c.s.start)
 			c.limit = sh.sh_addr + sh.sh_size;
 		/* foo@@VER in a symbol table (symver): the version is noise */
 		size_t len = strcspn(name, "@");
@@ -164,6 +195,17 @@ int hpm_symtab__build(struct hpm_symtab *t, Dwfl_Module *mod, GElf_Addr bias, El
 		}
 		b.v[n++] = b.v[i];
 	}
+	/* labels inside a function with a size are left out */
+	uint64_t cover = 0;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (b.v[i].label && b.v[i].s.start < cover)
+			continue;
+		if (b.v[i].sized && b.v[i].s.start + b.v[i].s.size > cover)
+			cover = b.v[i].s.start + b.v[i].s.size;
+		b.v[m++] = b.v[i];
+	}
+	n = m;
 	t->v = calloc(n ? n : 1, sizeof(*t->v));
 	if (!t->v) {
 		rc = -ENOMEM;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Names in reports (tests/workloads/cxxsyms.cc, ifuncs.c): PLT stubs as
+# Names in reports (tests/workloads/cxxsyms.cc, ifuncs.c, labels.c): PLT stubs as
 # func@plt (an IFUNC's too), C++
 # names demangled in every output (--no-demangle keeps them as the symbol
 # table has them), and perf's choice among symbols that share an address.
@@ -17,6 +17,17 @@ expect_eq "samples of pick@plt" 3000 "$(samples pick@plt)"
 hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/irelt.prof" -- "$WORKLOADS/ifuncs" 100000000
 hpm_ok report -i "$E2E_TMP/irelt.prof"
 expect_no_grep "the IFUNC's stub and code are named" 'ifuncs\+0x' "$E2E_TMP/out"
+
+# Labels of assembly (tests/workloads/labels.c): label_code, a symbol
+# without a type, names its code as perf names it; a label inside a
+# function with a size does not cut it. labels N calls each N times.
+hpm_ok record -q -e 'exec:label_code' -c 1 -o "$E2E_TMP/lab.prof" -- "$WORKLOADS/labels" 2000
+report_json "$E2E_TMP/lab.prof"
+expect_eq "samples of label_code" 2000 "$(samples label_code)"
+hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/labt.prof" -- "$WORKLOADS/labels" 30000000
+hpm_ok report -i "$E2E_TMP/labt.prof"
+expect_no_grep "every address of the program named" 'labels\+0x' "$E2E_TMP/out"
+expect_no_grep "a label inside a function is not a name" 'label_inside' "$E2E_TMP/out"
 
 w=$WORKLOADS/cxxsyms
 [ -x "$w" ] || skip "no C++ compiler: tests/workloads/cxxsyms.cc was not built"

@@ -175,6 +175,29 @@ static void test_aliases(void **state)
 	}
 }
 
+/* Labels (STT_NOTYPE in text, tests/workloads/labels.c) name code as
+ * perf names it, but never cut a function with a size. */
+static void test_labels(void **state)
+{
+	(void)state;
+	struct hpm_dso *o = hpm_dso__open(HPM_TEST_WORKLOADS "/labels", NULL);
+	assert_non_null(o);
+	uint64_t a, sz;
+	struct hpm_symbol s;
+	assert_int_equal(hpm_dso__find_function(o, "label_code", &a, &sz), 0);
+	assert_int_equal(hpm_dso__lookup(o, a, 0, &s), 0);
+	assert_string_equal(s.name, "label_code");
+	/* every address of marked is marked's, label_inside's too */
+	assert_int_equal(hpm_dso__find_function(o, "marked", &a, &sz), 0);
+	assert_true(sz > 0);
+	for (uint64_t x = a; x < a + sz; x++) {
+		assert_int_equal(hpm_dso__lookup(o, x, 0, &s), 0);
+		assert_string_equal(s.name, "marked");
+	}
+	assert_int_equal(hpm_dso__find_function(o, "label_inside", &a, &sz), -ENOENT);
+	hpm_dso__free(o);
+}
+
 /* A stub whose slot an IRELATIVE relocation fills (the program's own
  * IFUNC, tests/workloads/ifuncs.c) is named after the IFUNC. */
 static void test_plt_irelative(void **state)
@@ -289,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_plt_irelative),
+		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_lookup_edges),
 		cmocka_unit_test(test_plt_x86_64),
