@@ -15,7 +15,7 @@
 #include "builtin.h"
 #include "export/export.h"
 #include "picture.h"
-#include "kcache.h"
+#include "cachedir.h"
 #include "metric-args.h"
 #include "output.h"
 #include "report-view.h"
@@ -310,7 +310,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, src ? HPM_EXIT_FAIL : HPM_EXIT_OK);
 	}
 	o.procfs = hpm_ctx__procfs_root(ctx);
-	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
+	o.cache_dir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);
