@@ -84,6 +84,12 @@ HPM_API void hpm_symcache__free(struct hpm_symcache *c);
 HPM_API size_t hpm_symcache__build_id(const struct hpm_symcache *c, uint8_t *buf, size_t len);
 HPM_API const char *hpm_symcache__context(const struct hpm_symcache *c);
 HPM_API void hpm_symcache__source(const struct hpm_symcache *c, struct hpm_symcache_source *out);
+/* Say what the entries came from, now that it is known (a debug file is
+ * looked for at the first need of it): @src's strings are copied. 0,
+ * -EINVAL (a string that is not printable ASCII or too long, too many
+ * places), -ENOMEM. */
+HPM_API int hpm_symcache__set_source(struct hpm_symcache *c,
+				     const struct hpm_symcache_source *src);
 /* Entries read plus entries added. */
 HPM_API size_t hpm_symcache__count(const struct hpm_symcache *c);
 

@@ -124,14 +124,44 @@ static struct hpm_symcache *alloc_cache(const uint8_t *build_id, size_t len, con
 	return c;
 }
 
+static bool source_ok(const struct hpm_symcache_source *src)
+{
+	bool ok = ok_str(src->debug_file) && src->nr_places <= HPM_SYMCACHE_MAX_PLACES;
+	for (size_t i = 0; ok && i < src->nr_places; i++)
+		ok = src->places[i] && src->places[i][0] && ok_str(src->places[i]);
+	return ok;
+}
+
+static void source_release(struct hpm_symcache_source *s)
+{
+	for (size_t i = 0; i < s->nr_places; i++)
+		free((char *)s->places[i]);
+	free((char *)s->debug_file);
+}
+
+int hpm_symcache__set_source(struct hpm_symcache *c, const struct hpm_symcache_source *src)
+{
+	struct hpm_symcache_source n = *src;
+	bool fail = false;
+	if (!source_ok(src))
+		return -EINVAL;
+	n.debug_file = dup_opt(src->debug_file, &fail);
+	for (size_t i = 0; i < src->nr_places; i++)
+		n.places[i] = dup_opt(src->places[i], &fail);
+	if (fail) {
+		source_release(&n);
+		return -ENOMEM;
+	}
+	source_release(&c->src);
+	c->src = n;
+	return 0;
+}
+
 struct hpm_symcache *hpm_symcache__new(const uint8_t *build_id, size_t len, const char *context,
 				       const struct hpm_symcache_source *src)
 {
-	bool ok = build_id && len && len <= HPM_BUILD_ID_MAX && context && ok_str(context) &&
-		  ok_str(src->debug_file) && src->nr_places <= HPM_SYMCACHE_MAX_PLACES;
-	for (size_t i = 0; ok && i < src->nr_places; i++)
-		ok = src->places[i] && ok_str(src->places[i]);
-	if (!ok) {
+	if (!build_id || !len || len > HPM_BUILD_ID_MAX || !context || !ok_str(context) ||
+	    !source_ok(src)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -148,9 +178,7 @@ void hpm_symcache__free(struct hpm_symcache *c)
 		free((char *)c->add[i].e.file);
 	}
 	free(c->add);
-	for (size_t i = 0; i < c->src.nr_places; i++)
-		free((char *)c->src.places[i]);
-	free((char *)c->src.debug_file);
+	source_release(&c->src);
 	free(c->context);
 	free(c->buf);
 	free(c);

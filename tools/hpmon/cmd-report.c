@@ -62,7 +62,8 @@ static const char report_usage[] =
 	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
-	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
+	"      --no-cache         read kallsyms and every object, keep no copy of their\n"
+	"                         symbols (the kernel's per boot, each object's)\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"See docs/hpmon-report.md.\n";
