@@ -196,10 +196,11 @@ static struct hpm_file_id id_of(const struct sc_id *s)
 	return (struct hpm_file_id){ s->present != 0, s->dev, s->ino, s->size, s->mtime_ns };
 }
 
-/* A string of the text at @off: inside, at a string's start. NULL if not. */
+/* A string of the text at @off: inside, at a string's start, and not
+ * empty but at 0 (the one "none"). NULL if not. */
 static const char *str_at(const struct hpm_symcache *c, uint32_t off)
 {
-	if (off >= c->text_len || (off && c->text[off - 1]))
+	if (off >= c->text_len || (off && (c->text[off - 1] || !c->text[off])))
 		return NULL;
 	return c->text + off;
 }

@@ -322,6 +322,7 @@ static void test_corruptions(void **state)
 	CASE("place with an empty path", set32(b, HDR + PLACE, 0));
 	CASE("entry name outside", set32(b, ents + 32, 1u << 30));
 	CASE("entry name inside a string", set32(b, ents + 32, 3));
+	CASE("entry name an empty string but the first", b[text + 1] = 0; set32(b, ents + 32, 1));
 	CASE("inline without its flag", set32(b, ents + 48, L | D));
 	CASE("file without its flag", set32(b, ents + ENT + 48, I | D));
 	CASE("unknown entry flag", set32(b, ents + 48, L | I | D | 0x100));
