@@ -24,6 +24,12 @@
 #include "cachedir.h"
 #include "report/report-internal.h"
 
+/* The memory of the caches read in one report, past which objects are
+ * read instead (the same answers): a profile naming many objects with
+ * full caches must not hold them all. Outside the report's memory cap,
+ * so that a report shows the same warm and cold. */
+#define OBJCACHE_BUDGET ((uint64_t)256 << 20)
+
 /* What the answers depend on besides the object's files: bumped when
  * hpmon's way of naming an address changes. */
 #define OBJCACHE_CONTEXT "hpmon " HPM_VERSION_STRING " objcache 1 debug-dir "
@@ -87,10 +93,16 @@ bool objcache__lookup(struct rep *r, struct rep_dso *d, uint64_t off, unsigned f
 	if (!d->cache_tried) {
 		char path[PATH_MAX];
 		d->cache_tried = true;
-		if (cache_path(r, d, path, sizeof(path)) && (d->cache = hpm_symcache__load(path)) &&
-		    !still_holds(r, d, d->cache)) {
-			hpm_symcache__free(d->cache); /* replaced at the end */
-			d->cache = NULL;
+		if (cache_path(r, d, path, sizeof(path)) && (d->cache = hpm_symcache__load(path))) {
+			uint64_t bytes = 64 * (uint64_t)hpm_symcache__count(d->cache);
+			/* past the budget, kept as it is: not read, not replaced */
+			d->cache_over = r->objcache_bytes + bytes > OBJCACHE_BUDGET;
+			if (d->cache_over || !still_holds(r, d, d->cache)) {
+				hpm_symcache__free(d->cache); /* replaced at the end */
+				d->cache = NULL;
+			} else {
+				r->objcache_bytes += bytes;
+			}
 		}
 	}
 	return d->cache && !hpm_symcache__lookup(d->cache, off, flags, e, have);
@@ -103,7 +115,7 @@ void objcache__opened(struct rep *r, struct rep_dso *d)
 	struct hpm_symcache_source none = { 0 };
 
 	/* only the object of the profile's build-id, read from its own path */
-	if (!r->o.cache_dir || d->kind != DK_FILE || !d->d || !d->build_id_len ||
+	if (!r->o.cache_dir || d->kind != DK_FILE || !d->d || !d->build_id_len || d->cache_over ||
 	    hpm_dso__build_id_mismatch(d->d) ||
 	    hpm_dso__build_id(d->d, id, sizeof(id)) != d->build_id_len ||
 	    memcmp(id, d->build_id, d->build_id_len))

@@ -157,6 +157,7 @@ struct rep_dso {
 	struct hpm_symcache *cache;  /* saved answers that hold (objcache.c) */
 	struct hpm_symcache *fresh;  /* this report's answers, saved at the end */
 	bool cache_tried;
+	bool cache_over;             /* past the caches' memory budget: left alone */
 	uint64_t samples, nosym;   /* samples in it, and without a symbol */
 };
 
@@ -271,6 +272,7 @@ struct rep {
 	bool kallsyms_tried;
 	bool kallsyms_full;                /* read from procfs, not a saved table */
 	int objcache_dir;                  /* CACHE/symbols: 0 not checked, 1 the user's, -1 not */
+	uint64_t objcache_bytes;           /* of the symbol caches read */
 	pthread_t ksym_thread;        /* reads kallsyms during the pass */
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
