@@ -101,8 +101,11 @@ expect_eq "a warm report with nothing new writes nothing" "$ino" "$(stat -c %i "
 touch -d '2021-02-03 04:05:06' "$E2E_TMP/inl"
 for i in "${!variants[@]}"; do
 	same_as_ref inl "${variants[$i]}" "after touching the object" "$i"
+	# the first report replaces it (written aside while the old one is
+	# there, so under another inode; later saves may reuse the old number)
+	[ "$i" -ne 0 ] || [ "$ino" != "$(stat -c %i "$cache")" ] ||
+		fail "the cache of the touched object was not replaced"
 done
-[ "$ino" != "$(stat -c %i "$cache")" ] || fail "the cache of the touched object was not replaced"
 
 # a stripped program, and then its debug file in the debug directory:
 # the names and inlines appear, as --no-cache shows them
