@@ -84,6 +84,14 @@ for p in "${progs[@]}"; do
 			fail "$p: a warm report opened an object (above)"
 		fi
 		grep -q "symbols/" "$E2E_TMP/opened" || fail "$p: the report under strace read no cache"
+		# --no-cache reads none
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=open,openat -o "$E2E_TMP/trace" "$HPMON" report \
+			-i "$E2E_TMP/$p.prof" --debug-dir "$dbg" --inline --lines --no-cache \
+			>/dev/null 2>&1 || fail "$p: the --no-cache report under strace failed"
+		if grep "hpmon/symbols" "$E2E_TMP/trace"; then
+			fail "$p: --no-cache looked at the symbol caches (above)"
+		fi
 	fi
 done
 

@@ -425,6 +425,47 @@ static void test_bounds(void **state)
 	hpm_symcache__free(c);
 }
 
+/* What a dso's answers come from: the file as opened, no debug file, and
+ * the places libdwfl looks for one, in its order. */
+static void test_origin(void **state)
+{
+	(void)state;
+	char prog[4096], want[4300];
+	snprintf(prog, sizeof(prog), "%s/inlined", HPM_TEST_WORKLOADS);
+	struct hpm_dso_opts o = { .sz = sizeof(o), .debug_dir = "/nonexistent-debug" };
+	struct hpm_dso *d = hpm_dso__open(prog, &o);
+	if (!d)
+		fail_msg("open %s: %s", prog, strerror(errno));
+	struct hpm_dso_origin or;
+	struct hpm_file_id now;
+	hpm_dso__origin(d, &or);
+	assert_int_equal(hpm_file_id__of(prog, &now), 0);
+	assert_true(now.present);
+	assert_true(hpm_file_id__same(&or.file, &now));
+	assert_null(or.debug_file);
+	uint8_t id[20];
+	size_t n = hpm_dso__build_id(d, id, sizeof(id));
+	assert_int_equal(n, 20);
+	assert_int_equal(or.nr_places, 4);
+	int k = snprintf(want, sizeof(want), "/nonexistent-debug/.build-id/%02x/", id[0]);
+	for (size_t i = 1; i < n; i++)
+		k += snprintf(want + k, sizeof(want) - (size_t)k, "%02x", id[i]);
+	snprintf(want + k, sizeof(want) - (size_t)k, ".debug");
+	assert_string_equal(or.places[0], want);
+	/* no .gnu_debuglink: the file's name + ".debug", beside it, in .debug/,
+	 * under the debug directory */
+	snprintf(want, sizeof(want), "%s/inlined.debug", HPM_TEST_WORKLOADS);
+	assert_string_equal(or.places[1], want);
+	snprintf(want, sizeof(want), "%s/.debug/inlined.debug", HPM_TEST_WORKLOADS);
+	assert_string_equal(or.places[2], want);
+	snprintf(want, sizeof(want), "/nonexistent-debug%s/inlined.debug", HPM_TEST_WORKLOADS);
+	assert_string_equal(or.places[3], want);
+	/* a missing file: nothing there */
+	assert_int_equal(hpm_file_id__of("/nonexistent-debug/x", &now), 0);
+	assert_false(now.present);
+	hpm_dso__free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -435,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_origin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
