@@ -6,10 +6,16 @@
 # with call chains (-g, cpu-clock every 250 us).
 #
 # Times (median wall-clock by hyperfine after a warm-up run, and mean CPU
-# time, user + sys), with the ratio perf/hpmon:
+# time, user + sys), with the ratio perf/hpmon of the CPU times, each
+# hpmon command three ways:
+#   warm       its objects' symbol caches filled (by the warm-up run)
+#   cold       the symbol caches emptied before each run (hyperfine
+#              --prepare; the kernel's table of this boot is kept)
+#   no-cache   --no-cache: neither cache read nor written
+# against perf's same-run figures:
 #   hpmon report              perf report --stdio (its default: inlines)
-#   hpmon report --inline     perf report --stdio --no-inline
-#   hpmon report -g           perf report --stdio -g
+#   hpmon report --inline     perf report --stdio (inlines) and --no-inline
+#   hpmon report -g           perf report --stdio -g --no-inline
 #
 #   bench/report-symbols.sh [HPMON [HPMON_BEFORE]]
 #       HPMON defaults to build/hpmon; HPMON_BEFORE, another build (e.g.
@@ -74,42 +80,64 @@ ps=$(perf report -i "$out/p.data" --stdio --no-inline 2>/dev/null | sed -n 's/^#
 echo "# profiles of: ${compile[*]}"
 echo "# samples: hpmon $hs, perf $ps"
 
-# time_cmd NAME CMD...: median wall-clock and mean CPU (user + sys) seconds
+# time_cmd NAME CMD...: median wall-clock and mean CPU (user + sys)
+# seconds; $PREP, when set, runs before each run (hyperfine --prepare)
 time_cmd() {
-	local name=$1
+	local name=$1 prep=()
 	shift
-	hyperfine -N -w 1 -r "$runs" --export-json "$out/$name.json" -- "$(printf '%q ' "$@")" \
-		>/dev/null 2>&1
+	[ -n "${PREP:-}" ] && prep=(--prepare "$PREP")
+	hyperfine -N -w 1 -r "$runs" "${prep[@]}" --export-json "$out/$name.json" \
+		-- "$(printf '%q ' "$@")" >/dev/null 2>&1
 	python3 -c 'import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"][0]
 print("%.4f %.4f" % (statistics.median(r["times"]), r["user"] + r["system"]))' "$out/$name.json"
 }
 
-printf '%-44s %9s %9s\n' "command" "wall s" "cpu s"
-pair() {
-	local label_h=$1 label_p=$2
+echo "# load before: $(uptime)"
+printf '%-48s %9s %9s %s\n' "command" "wall s" "cpu s" "perf/hpmon (cpu)"
+# perf's figures first, each the reference of the hpmon rows below it
+perf_row() { # LABEL VAR CMD...: time perf, keep its CPU seconds in VAR
+	local label=$1 var=$2
 	shift 2
-	local hcmd=() pcmd=() side=h
-	for a in "$@"; do
-		if [ "$a" = "--" ]; then side=p; continue; fi
-		if [ $side = h ]; then hcmd+=("$a"); else pcmd+=("$a"); fi
+	read -r w c <<<"$(time_cmd p "$@")"
+	printf '%-48s %9s %9s\n' "$label" "$w" "$c"
+	printf -v "$var" '%s' "$c"
+}
+# hpmon_rows LABEL REF_CPU... -- ARGS...: hpmon report ARGS warm, cold and
+# with --no-cache, each with its ratio to every REF_CPU given
+hpmon_rows() {
+	local label=$1 refs=() args=()
+	shift
+	while [ "$1" != "--" ]; do refs+=("$1"); shift; done
+	shift
+	args=("$@")
+	local mode w c ratios
+	for mode in warm cold no-cache; do
+		case $mode in
+		warm) read -r w c <<<"$(time_cmd h "$hpmon" report "${args[@]}")" ;;
+		cold) read -r w c <<<"$(PREP="rm -rf $XDG_CACHE_HOME/hpmon/symbols" \
+				time_cmd h "$hpmon" report "${args[@]}")" ;;
+		no-cache) read -r w c <<<"$(time_cmd h "$hpmon" report "${args[@]}" --no-cache)" ;;
+		esac
+		ratios=$(python3 -c 'import sys; c = float(sys.argv[1]); print(" ".join("%.1fx" % (float(r) / c) for r in sys.argv[2:]))' "$c" "${refs[@]}")
+		printf '%-48s %9s %9s %s\n' "  $label, $mode" "$w" "$c" "$ratios"
 	done
-	read -r hw hc <<<"$(time_cmd h "${hcmd[@]}")"
-	read -r pw pc <<<"$(time_cmd p "${pcmd[@]}")"
-	printf '%-44s %9s %9s\n' "$label_h" "$hw" "$hc" "$label_p" "$pw" "$pc"
-	python3 -c "print('%-44s %8.1fx %8.1fx' % ('  ratio perf/hpmon', $pw / $hw, $pc / $hc))"
 }
 if [ -n "$before" ]; then
 	read -r bw bc <<<"$(time_cmd b "$before" report -i "$out/h.prof")"
-	printf '%-44s %9s %9s\n' "hpmon report (before: $before)" "$bw" "$bc"
+	printf '%-48s %9s %9s\n' "hpmon report (before: $before)" "$bw" "$bc"
 	read -r bw bc <<<"$(time_cmd b "$before" report -i "$out/h.prof" --inline)"
-	printf '%-44s %9s %9s\n' "hpmon report --inline (before)" "$bw" "$bc"
+	printf '%-48s %9s %9s\n' "hpmon report --inline (before)" "$bw" "$bc"
 fi
-pair "hpmon report" "perf report --stdio" \
-	"$hpmon" report -i "$out/h.prof" -- perf report -i "$out/p.data" --stdio
-pair "hpmon report --inline" "perf report --stdio --no-inline" \
-	"$hpmon" report -i "$out/h.prof" --inline -- perf report -i "$out/p.data" --stdio --no-inline
-pair "hpmon report --inline" "perf report --stdio (inlines)" \
-	"$hpmon" report -i "$out/h.prof" --inline -- perf report -i "$out/p.data" --stdio
-pair "hpmon report -g" "perf report --stdio -g --no-inline" \
-	"$hpmon" report -i "$out/h.prof" -g -- perf report -i "$out/p.data" --stdio -g --no-inline
+perf_row "perf report --stdio (its default: inlines)" p_inl \
+	perf report -i "$out/p.data" --stdio
+perf_row "perf report --stdio --no-inline" p_noinl \
+	perf report -i "$out/p.data" --stdio --no-inline
+perf_row "perf report --stdio -g --no-inline" p_g \
+	perf report -i "$out/p.data" --stdio -g --no-inline
+echo "# ratios: perf's default (inlines) first, then --no-inline"
+hpmon_rows "hpmon report" "$p_inl" "$p_noinl" -- -i "$out/h.prof"
+hpmon_rows "hpmon report --inline" "$p_inl" "$p_noinl" -- -i "$out/h.prof" --inline
+echo "# ratio: perf -g --no-inline"
+hpmon_rows "hpmon report -g" "$p_g" -- -i "$out/h.prof" -g
+echo "# load after: $(uptime)"

@@ -58,6 +58,40 @@ HPM_API bool hpm_dso__has_lines(const struct hpm_dso *d);
 /* "x86_64", "aarch64" ..., from the ELF header. */
 HPM_API const char *hpm_dso__arch(const struct hpm_dso *d);
 
+/* What a file is: the same path with the same identity holds the same
+ * bytes, for what hpmon keeps about it (the symbol cache). */
+struct hpm_file_id {
+	bool present;             /* false: nothing at the path */
+	uint64_t dev, ino, size;
+	int64_t mtime_ns;
+};
+/* @path's identity (stat, links followed): 0, with id->present false when
+ * nothing is there (ENOENT, ENOTDIR); or -errno. */
+HPM_API int hpm_file_id__of(const char *path, struct hpm_file_id *id);
+HPM_API bool hpm_file_id__same(const struct hpm_file_id *a, const struct hpm_file_id *b);
+
+/*
+ * What the answers of @d come from. The object's file as it was opened
+ * (it may be the debug file of the profiled build-id, when the file at
+ * the path was rebuilt); the separate debug file libdwfl found, if it
+ * has looked for one yet (for DWARF, or for the .symtab of a file that
+ * has only .dynsym); and the places it looks, in its order: the build-id
+ * under the debug directory (DIR/.build-id/xx/yyyy.debug), then the
+ * .gnu_debuglink name (else the file's name + ".debug") beside the file,
+ * in .debug/ beside it, and under DIR + the file's directory. While the
+ * file is the same and each of these places holds what it held (or still
+ * nothing), a look-up gives the same answer.
+ */
+#define HPM_DSO_MAX_PLACES 4
+struct hpm_dso_origin {
+	struct hpm_file_id file;
+	const char *debug_file;   /* NULL: none found, or not looked for */
+	const char *places[HPM_DSO_MAX_PLACES];
+	size_t nr_places;
+};
+/* Strings belong to @d. */
+HPM_API void hpm_dso__origin(const struct hpm_dso *d, struct hpm_dso_origin *out);
+
 /* File offset <-> link-time address through the loadable segments.
  * 0, or -ENOENT when no segment holds it. */
 HPM_API int hpm_dso__offset_to_addr(const struct hpm_dso *d, uint64_t off, uint64_t *addr);

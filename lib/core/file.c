@@ -2,6 +2,7 @@
 /* Regular files named by input (core/file-internal.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,4 +59,67 @@ FILE *hpm__fopen_input(const char *path, uint64_t max)
 		errno = e;
 	}
 	return f;
+}
+
+int hpm__open_private(const char *path, uint64_t min, uint64_t max, uint64_t *size)
+{
+	struct stat sb;
+	/* no link followed, no FIFO waited on */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc = -EBADMSG;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb)) {
+		rc = -errno;
+		goto fail;
+	}
+	if (!S_ISREG(sb.st_mode) || (uint64_t)sb.st_size < min || (uint64_t)sb.st_size > max)
+		goto fail;
+	/* only a file this user wrote, which no one else could change */
+	if (sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH))) {
+		rc = -EPERM;
+		goto fail;
+	}
+	*size = (uint64_t)sb.st_size;
+	return fd;
+fail:
+	close(fd);
+	return rc;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int hpm__write_private(const char *path, const struct iovec *iov, size_t n)
+{
+	char tmp[4096];
+	int rc, fd;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = fchmod(fd, 0600) ? -errno : 0; /* whatever the umask */
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = write_full(fd, iov[i].iov_base, iov[i].iov_len);
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
 }

@@ -46,6 +46,9 @@ struct hpm_dso {
 	/* demangled names of inlined functions, by their mangled name's
 	 * address in the DWARF data (a cache: each is made once) */
 	struct { const char *key, *dem; } inl_cache[256];
+	struct hpm_file_id file;  /* the file opened, at its open */
+	char *places[HPM_DSO_MAX_PLACES]; /* where a debug file is looked for */
+	size_t nr_places;
 };
 
 /* libelf wants its version set before use; the call is cheap and idempotent. */
@@ -103,6 +106,11 @@ static int report(struct hpm_dso *d, const char *path)
 		d->dwfl = NULL;
 		return fd;
 	}
+	struct stat sb;
+	if (fstat(fd, &sb) == 0)
+		d->file = (struct hpm_file_id){ true, (uint64_t)sb.st_dev, (uint64_t)sb.st_ino,
+						(uint64_t)sb.st_size,
+						(int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec };
 	dwfl_report_begin(d->dwfl);
 	/* the module keeps the descriptor, and dwfl_end closes it */
 	d->mod = dwfl_report_elf(d->dwfl, path, path, fd, 0, false);
@@ -131,6 +139,50 @@ static bool same_id(const struct hpm_dso *d, const struct hpm_dso_opts *o)
 {
 	return d->build_id_len == o->build_id_len &&
 	       !memcmp(d->build_id, o->build_id, o->build_id_len);
+}
+
+/* Add a place a debug file may be found at (printf-style). */
+static void add_place(struct hpm_dso *d, const char *fmt, const char *a, const char *b,
+		      const char *c)
+{
+	char buf[4096];
+	if (d->nr_places >= HPM_DSO_MAX_PLACES ||
+	    (size_t)snprintf(buf, sizeof(buf), fmt, a, b, c) >= sizeof(buf))
+		return;
+	if ((d->places[d->nr_places] = strdup(buf)))
+		d->nr_places++;
+}
+
+/*
+ * Where libdwfl looks for the separate debug file of the object at @path
+ * (dwfl_standard_find_debuginfo over the path "+:.debug:DIR" that open
+ * gives it): the build-id under @dir, then the debuglink name (or the
+ * file's name + ".debug") beside the file, in .debug/, and under @dir.
+ */
+static void debug_places(struct hpm_dso *d, const char *path, const char *dir)
+{
+	char id[2 * sizeof(d->build_id) + 1], fdir[4096], link[256];
+	GElf_Word crc;
+	const char *dl = dwelf_elf_gnu_debuglink(d->elf, &crc);
+	const char *slash = strrchr(path, '/');
+
+	if (d->build_id_len > 1) {
+		for (size_t i = 0; i < d->build_id_len; i++)
+			snprintf(id + 2 * i, 3, "%02x", d->build_id[i]);
+		char two[3] = { id[0], id[1], 0 };
+		add_place(d, "%s/.build-id/%s/%s.debug", dir, two, id + 2);
+	}
+	if (!slash || (size_t)(slash - path) >= sizeof(fdir))
+		return;
+	snprintf(fdir, sizeof(fdir), "%.*s", (int)(slash - path), path);
+	if (!dl || !dl[0] || strchr(dl, '/')) {
+		if ((size_t)snprintf(link, sizeof(link), "%s.debug", slash + 1) >= sizeof(link))
+			return;
+		dl = link;
+	}
+	add_place(d, "%s/%s%s", fdir, dl, "");
+	add_place(d, "%s/.debug/%s%s", fdir, dl, "");
+	add_place(d, "%s%s/%s", dir, fdir, dl);
 }
 
 struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
@@ -188,6 +240,7 @@ struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
 		errno = -rc;
 		return NULL;
 	}
+	debug_places(d, path, dir);
 	GElf_Ehdr eh;
 	if (gelf_getehdr(d->elf, &eh))
 		snprintf(d->arch, sizeof(d->arch), "%s", machine_name(eh.e_machine));
@@ -207,6 +260,8 @@ void hpm_dso__free(struct hpm_dso *d)
 	if (!d)
 		return;
 	hpm_symtab__release(&d->syms);
+	for (size_t i = 0; i < d->nr_places; i++)
+		free(d->places[i]);
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
 	free(d->debuginfo_path);
@@ -221,6 +276,40 @@ size_t hpm_dso__build_id(const struct hpm_dso *d, uint8_t *buf, size_t len)
 }
 
 bool hpm_dso__build_id_mismatch(const struct hpm_dso *d) { return d->mismatch; }
+
+int hpm_file_id__of(const char *path, struct hpm_file_id *id)
+{
+	struct stat sb;
+	memset(id, 0, sizeof(*id));
+	if (stat(path, &sb))
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
+	*id = (struct hpm_file_id){ true, (uint64_t)sb.st_dev, (uint64_t)sb.st_ino,
+				    (uint64_t)sb.st_size,
+				    (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec };
+	return 0;
+}
+
+bool hpm_file_id__same(const struct hpm_file_id *a, const struct hpm_file_id *b)
+{
+	if (!a->present || !b->present)
+		return a->present == b->present;
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns;
+}
+
+void hpm_dso__origin(const struct hpm_dso *d, struct hpm_dso_origin *out)
+{
+	const char *main_file = NULL, *debug = NULL;
+	memset(out, 0, sizeof(*out));
+	out->file = d->file;
+	dwfl_module_info(d->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug);
+	/* libdwfl names the main file when the DWARF is in it */
+	if (debug && !(main_file && !strcmp(debug, main_file)))
+		out->debug_file = debug;
+	for (size_t i = 0; i < d->nr_places; i++)
+		out->places[i] = d->places[i];
+	out->nr_places = d->nr_places;
+}
 bool hpm_dso__has_symbols(const struct hpm_dso *d) { return d->has_syms; }
 const char *hpm_dso__arch(const struct hpm_dso *d) { return d->arch; }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
+#include "core/file-internal.h"
 #include "symbols/symtab.h"
 
 /* /proc/kallsyms is 120 000+ lines of "ADDR TYPE NAME [MODULE]" (5 MB), and
@@ -266,27 +267,11 @@ static bool core_range(const struct hpm_kallsyms *k, uint64_t *lo, uint64_t *hi)
 	return true;
 }
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 int hpm_kallsyms__save(const struct hpm_kallsyms *k, const char *path, const char *key)
 {
 	uint64_t lo = 0, hi = 0, n = 0, text_len = 0;
 	size_t key_len = strlen(key);
-	char tmp[4096];
-	int rc = 0, fd;
+	int rc = 0;
 
 	if (!k || k->saved || key_len > KSAVE_KEY_MAX || !core_range(k, &lo, &hi))
 		return -EINVAL;
@@ -317,32 +302,12 @@ int hpm_kallsyms__save(const struct hpm_kallsyms *k, const char *path, const cha
 	memcpy(h, KSAVE_MAGIC, 8);
 	memcpy(hdr, h, sizeof(h));
 	memcpy(hdr + KSAVE_HDR, key, key_len);
-	/* written aside and renamed: a reader never sees half a table. The
-	 * name aside is unpredictable and created with O_EXCL (mkostemp), so
-	 * a link planted there is never followed; rename replaces a link at
-	 * @path itself, never what it names. */
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp)) {
-		rc = -ENAMETOOLONG;
-		goto out;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = fchmod(fd, 0600) ? -errno : 0; /* whatever the umask */
-	if (!rc)
-		rc = write_full(fd, hdr, KSAVE_HDR + pad8(key_len));
-	if (!rc)
-		rc = write_full(fd, v, n * sizeof(*v));
-	if (!rc)
-		rc = write_full(fd, text, text_len);
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
+	/* written aside and renamed: a reader never sees half a table, and a
+	 * link at either name is never followed */
+	struct iovec iov[3] = { { hdr, KSAVE_HDR + pad8(key_len) },
+				{ v, n * sizeof(*v) },
+				{ text, text_len } };
+	rc = hpm__write_private(path, iov, 3);
 out:
 	free(v);
 	free(text);
@@ -381,31 +346,22 @@ static bool names_printable(const char *t, size_t n)
 struct hpm_kallsyms *hpm_kallsyms__load_saved(const char *path, const char *key)
 {
 	struct hpm_kallsyms *k = NULL;
-	struct stat sb;
 	void *map = MAP_FAILED;
-	uint64_t h[6];
-	/* no link followed, no FIFO waited on */
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), e = EBADMSG;
+	uint64_t h[6], fsize = 0;
+	int fd = hpm__open_private(path, KSAVE_HDR, KSAVE_MAX, &fsize), e = EBADMSG;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
-	sb.st_size = 0;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < KSAVE_HDR ||
-	    (uint64_t)sb.st_size > KSAVE_MAX)
-		goto fail;
-	/* only a table this user wrote, which no one else could change */
-	if (sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH))) {
-		e = EPERM;
-		goto fail;
 	}
 	/* populated: every page is read below, and one call maps them all
 	 * for less than a fault every few pages */
-	map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	map = mmap(NULL, (size_t)fsize, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED) {
 		e = errno;
 		goto fail;
 	}
-	size_t size = (size_t)sb.st_size, key_len = strlen(key);
+	size_t size = (size_t)fsize, key_len = strlen(key);
 	memcpy(h, map, sizeof(h));
 	uint64_t n = h[1], text_len = h[2];
 	/* every size against the file before anything is used */
@@ -445,7 +401,7 @@ bad:
 	free(k);
 fail:
 	if (map != MAP_FAILED)
-		munmap(map, (size_t)sb.st_size);
+		munmap(map, (size_t)fsize);
 	close(fd);
 	errno = e;
 	return NULL;

@@ -114,7 +114,7 @@ int anno_load(struct anno *a, struct rep *r, uint32_t sym, uint32_t ev, bool lin
 
 	memset(a, 0, sizeof(*a));
 	a->sym = sym;
-	if (!d->d || !s->resolved || !s->size)
+	if (!s->resolved || !s->size || !rep_dso_open(r, d))
 		return rc;
 	size_t size = s->size > (1u << 20) ? (1u << 20) : (size_t)s->size;
 	size_t nat = gather(r, sym, ev, &at);

@@ -13,6 +13,7 @@
 
 #include "annotate.h"
 #include "builtin.h"
+#include "cachedir.h"
 #include "escape.h"
 #include "report-view.h"
 
@@ -33,6 +34,7 @@ static const char annotate_usage[] =
 	"      --no-source     instructions only\n"
 	"      --no-demangle   C++ and Rust names as the symbol table has them\n"
 	"      --debug-dir DIR separate debug files (default /usr/lib/debug)\n"
+	"      --no-cache      read every object, keep no copy of its symbols\n"
 	"  -h, --help          this help\n"
 	"\n"
 	"Lists are split at commas, as perf splits them.\n";
@@ -53,7 +55,8 @@ static const char *src_text(const char *t, char *buf, size_t len)
 	return esc_text(buf);
 }
 
-enum { OPT_NO_SOURCE = 256, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_COMM, OPT_PID, OPT_TID };
+enum { OPT_NO_SOURCE = 256, OPT_DEBUG_DIR, OPT_NO_DEMANGLE, OPT_COMM, OPT_PID, OPT_TID,
+       OPT_NO_CACHE };
 
 static int annotate(struct rep *r, const char *symbol, const struct rep_list *dsos, bool source)
 {
@@ -123,6 +126,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -130,8 +134,8 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 	struct rep_filter filter = { 0 }; /* --comm, --pid, --tid: which samples count */
 	struct rep_filter pick = { 0 };   /* its --dso list: which object's SYMBOL */
 	char why[512];
-	bool source = true;
-	char bad[32];
+	bool source = true, no_cache = false;
+	char bad[32], cache[4096];
 	int c;
 
 	(void)ctx;
@@ -155,6 +159,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		case OPT_NO_SOURCE: source = false; break;
 		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
 		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
+		case OPT_NO_CACHE: no_cache = true; break;
 		case 'h':
 			fputs(annotate_usage, stdout);
 			return HPM_EXIT_OK;
@@ -171,6 +176,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 	if (rep_filter__any(&filter))
 		o.filter = &filter;
 	rep_parse_sort("sym", o.keys, &o.nr_keys, bad, sizeof(bad));
+	o.cache_dir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
 	struct rep r;
 	int rc = HPM_EXIT_FAIL;
 	if (!rep_load(&r, &o))

@@ -17,6 +17,7 @@
 
 #include "builtin.h"
 #include "escape.h"
+#include "cachedir.h"
 #include "json.h"
 #include "output.h"
 #include "picture.h"
@@ -37,6 +38,7 @@ static const char diff_usage[] =
 	"                      red where its share grew from A, blue where it shrank,\n"
 	"                      and the rows\n"
 	"  -o, --output FILE   write there (mode 0600), not to standard output\n"
+	"      --no-cache      read every object, keep no copy of its symbols\n"
 	"\n"
 	"Filters, applied to both profiles (lists split at commas, as perf's):\n"
 	"  -C, --comm NAMES    only tasks of these names\n"
@@ -149,8 +151,8 @@ static long side_spec(const char *arg, char *path, size_t len)
 }
 
 /* With @p, also the flame trees of the page (ptrees_init). */
-static int load(struct rep *r, const char *arg, bool no_demangle, const struct rep_filter *f,
-		struct ptrees *p)
+static int load(struct rep *r, const char *arg, bool no_demangle, const char *cache,
+		const struct rep_filter *f, struct ptrees *p)
 {
 	char path[4096], bad[16];
 	long rank = side_spec(arg, path, sizeof(path));
@@ -167,7 +169,7 @@ static int load(struct rep *r, const char *arg, bool no_demangle, const struct r
 		fr->nr_ranks = 1;
 		f = fr;
 	}
-	struct rep_opts o = { .input = path, .no_demangle = no_demangle,
+	struct rep_opts o = { .input = path, .no_demangle = no_demangle, .cache_dir = cache,
 			      .filter = rep_filter__any(f) ? f : NULL };
 	rep_parse_sort("sym,dso", o.keys, &o.nr_keys, bad, sizeof(bad));
 	if (p)
@@ -214,6 +216,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "output", required_argument, NULL, 'o' },
 		{ "percent-limit", required_argument, NULL, 'l' },
 		{ "no-demangle", no_argument, NULL, 'n' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		/* ours, and perf diff's spellings */
 		{ "comm", required_argument, NULL, 'C' },
 		{ "comms", required_argument, NULL, 'C' },
@@ -228,8 +231,9 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool json = false, html = false, no_demangle = false;
+	bool json = false, html = false, no_demangle = false, no_cache = false;
 	const char *output = NULL;
+	char cache[4096];
 	struct rep_filter filter = { 0 };
 	char why[512];
 	double limit = 0;
@@ -245,6 +249,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'H': html = true; break;
 		case 'o': output = optarg; break;
 		case 'n': no_demangle = true; break;
+		case 'N': no_cache = true; break;
 		case 'C':
 		case 'p':
 		case 't':
@@ -294,12 +299,13 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	struct diff_row *rows = NULL;
 	size_t n = 0;
 	memset(&b, 0, sizeof(b));
-	if (load(&a, argv[optind], no_demangle, &filter, html ? &pa : NULL)) {
+	const char *cdir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
+	if (load(&a, argv[optind], no_demangle, cdir, &filter, html ? &pa : NULL)) {
 		rep_free(&a);
 		ptrees_free(&pa);
 		return HPM_EXIT_FAIL;
 	}
-	if (load(&b, argv[optind + 1], no_demangle, &filter, html ? &pb : NULL))
+	if (load(&b, argv[optind + 1], no_demangle, cdir, &filter, html ? &pb : NULL))
 		goto out;
 	rows = calloc(a.nr_rows + b.nr_rows + 1, sizeof(*rows));
 	if (!rows)

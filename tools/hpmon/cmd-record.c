@@ -23,6 +23,7 @@
 #include <hpmon/sysinfo.h>
 #include "advice.h"
 #include "builtin.h"
+#include "cachedir.h"
 #include "kcache.h"
 #include "launch.h"
 #include "output.h"
@@ -660,7 +661,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 	if (run->kernel_samples && !o->no_cache) {
 		/* reports of this profile then find the kernel's symbols kept */
 		char dir[PATH_MAX];
-		kcache_ensure(hpm_ctx__procfs_root(ctx), kcache_dir(dir, sizeof(dir)));
+		kcache_ensure(hpm_ctx__procfs_root(ctx), cache_dir(dir, sizeof(dir)));
 	}
 	ret = o->argv ? exit_status_after_signal(exit_status) : got_signal && got_signal != SIGINT ? 128 + got_signal : 0;
 out:

@@ -15,7 +15,7 @@
 #include "builtin.h"
 #include "export/export.h"
 #include "picture.h"
-#include "kcache.h"
+#include "cachedir.h"
 #include "metric-args.h"
 #include "output.h"
 #include "report-view.h"
@@ -62,7 +62,8 @@ static const char report_usage[] =
 	"  -o, --output FILE      write there (mode 0600), not to standard output\n"
 	"      --debug-dir DIR    separate debug files (default /usr/lib/debug)\n"
 	"      --no-demangle      C++ and Rust names as the symbol table has them\n"
-	"      --no-cache         read kernel symbols from kallsyms, keep no copy of them\n"
+	"      --no-cache         read kallsyms and every object, keep no copy of their\n"
+	"                         symbols (the kernel's per boot, each object's)\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"See docs/hpmon-report.md.\n";
@@ -310,7 +311,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		return report_out_close(&out, src ? HPM_EXIT_FAIL : HPM_EXIT_OK);
 	}
 	o.procfs = hpm_ctx__procfs_root(ctx);
-	o.cache_dir = no_cache ? NULL : kcache_dir(cache, sizeof(cache));
+	o.cache_dir = no_cache ? NULL : cache_dir(cache, sizeof(cache));
 	struct rep r;
 	if (rep_load(&r, &o)) {
 		rep_free(&r);

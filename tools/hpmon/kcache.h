@@ -8,9 +8,8 @@
  * The cache is the user's alone (docs/security.md): a table another user
  * could have written or changed is never read.
  *
- * Ownership: paths are borrowed; tables returned are the caller's, freed
- * with hpm_kallsyms__free; the directory name is written into the
- * caller's buffer.
+ * Where: cachedir.h. Ownership: paths are borrowed; tables returned are
+ * the caller's, freed with hpm_kallsyms__free.
  */
 #ifndef HPMON_TOOL_KCACHE_H
 #define HPMON_TOOL_KCACHE_H
@@ -19,17 +18,6 @@
 #include <stddef.h>
 
 struct hpm_kallsyms;
-
-/*
- * $XDG_CACHE_HOME/hpmon, else $HOME/.cache/hpmon, into @buf; NULL when
- * neither is set or the path is not the user's (another user could change
- * what it leads to): then nothing is kept. As root, root's own: its home
- * from the password database, or a $XDG_CACHE_HOME owned by root and
- * writable by no one else from / down, never a calling user's (sudo -E).
- * kcache_load uses the directory only if it is then the user's own (a
- * real directory, owned by the user, not writable by group or others).
- */
-const char *kcache_dir(char *buf, size_t len);
 
 /*
  * The kernel's symbols: the table saved in @dir for this boot (*full

@@ -156,11 +156,11 @@ static void print_notes(FILE *f, const struct rep *r, const char *prefix, bool l
 			why = d->jit ? "not in the JIT map" : "anonymous memory, no /tmp/perf-PID.map";
 		else if (d->kind == DK_VDSO)
 			why = "the vdso is not symbolised";
-		else if (!d->d)
+		else if (!d->d && !d->cache)
 			why = "the file cannot be read";
-		else if (hpm_dso__build_id_mismatch(d->d))
+		else if (d->d && hpm_dso__build_id_mismatch(d->d))
 			why = "the file was rebuilt since (build-id differs) and no debug file has the old one";
-		else if (!hpm_dso__has_symbols(d->d))
+		else if (!rep_dso_has_symbols(d))
 			why = "the file has no symbol table (stripped) and no debug file was found";
 		fprintf(f, "%s   %-30s %8" PRIu64 " of %" PRIu64 " samples: %s\n", prefix, esc_text(d->path),
 			d->nosym, d->samples, why);

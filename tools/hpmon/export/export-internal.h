@@ -94,7 +94,7 @@ const char *x_thread_name(const struct export *x, const struct rep *r, uint32_t 
 size_t x_frames(const struct export *x, uint32_t node, uint32_t *out, size_t max);
 /* Where loc @l is in its object: the file offset (an ELF object), the
  * offset in the vdso, else the runtime address. */
-uint64_t x_loc_off(const struct rep *r, const struct rep_loc *l);
+uint64_t x_loc_off(struct rep *r, const struct rep_loc *l);
 /* The name of sym @id as report shows it. */
 const char *x_sym_name(const struct rep *r, uint32_t id);
 /* The unit of event @ev's period: "nanoseconds" (cpu-clock, task-clock)

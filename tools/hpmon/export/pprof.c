@@ -227,7 +227,7 @@ static void loc_lines(struct pp *p, const struct rep_loc *l)
 	const char *ffile = NULL;
 	unsigned fline = 0;
 
-	if (!sy->resolved || l->capped || !d->d || (d->kind != DK_FILE && d->kind != DK_VDSO) ||
+	if (!sy->resolved || l->capped || !rep_dso_open(r, d) ||
 	    hpm_dso__lookup(d->d, l->addr,
 			    HPM_SYM_LINES | HPM_SYM_INLINE | (r->o.no_demangle ? 0 : HPM_SYM_DEMANGLE),
 			    &s) || !s.name) {

@@ -130,13 +130,12 @@ const char *x_thread_name(const struct export *x, const struct rep *r, uint32_t 
 	return t + 1 == x->capped_thread ? "[memory cap]" : rep_str(r, x->threads[t].comm);
 }
 
-uint64_t x_loc_off(const struct rep *r, const struct rep_loc *l)
+uint64_t x_loc_off(struct rep *r, const struct rep_loc *l)
 {
-	const struct rep_dso *d = &r->dsos[l->dso];
+	struct rep_dso *d = &r->dsos[l->dso];
 	uint64_t off;
 	/* an object read keeps link-time addresses; the others the key */
-	if (d->d && (d->kind == DK_FILE || d->kind == DK_VDSO) &&
-	    !hpm_dso__addr_to_offset(d->d, l->addr, &off))
+	if (rep_dso_open(r, d) && !hpm_dso__addr_to_offset(d->d, l->addr, &off))
 		return off;
 	return l->addr;
 }
@@ -161,7 +160,7 @@ bool x_sym_source(struct rep *r, uint32_t id, const char **file, unsigned *line)
 	struct rep_dso *d = &r->dsos[sy->dso];
 	struct hpm_symbol s = { 0 };
 
-	if (!sy->resolved || !d->d || (d->kind != DK_FILE && d->kind != DK_VDSO))
+	if (!sy->resolved || !rep_dso_open(r, d))
 		return false;
 	/* the line of its first instruction: where the function begins */
 	hpm_dso__lookup(d->d, sy->start, HPM_SYM_LINES, &s);

@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <hpmon/symcache.h>
 #include <hpmon/unwind.h>
 #include "kcache.h"
 #include "report/report-internal.h"
@@ -322,6 +323,7 @@ static void open_dso(struct rep *r, struct rep_dso *d)
 					  .build_id = d->build_id, .build_id_len = d->build_id_len };
 		d->d = hpm_dso__open(d->path, &o);
 		d->open_err = d->d ? 0 : -errno;
+		objcache__opened(r, d);
 	} else if (d->kind == DK_VDSO) {
 		d->d = open_own_vdso(r);
 		d->open_err = d->d ? 0 : -errno;
@@ -331,6 +333,64 @@ static void open_dso(struct rep *r, struct rep_dso *d)
 		d->jit = hpm_jitmap__load(path);
 		d->open_err = d->jit ? 0 : -errno;
 	}
+}
+
+struct hpm_dso *rep_dso_open(struct rep *r, struct rep_dso *d)
+{
+	if (!d->tried)
+		open_dso(r, d);
+	return d->kind == DK_FILE || d->kind == DK_VDSO ? d->d : NULL;
+}
+
+bool rep_dso_has_symbols(const struct rep_dso *d)
+{
+	return objcache__has_symbols(d);
+}
+
+/*
+ * What file offset (vdso: offset in the vdso) @off of @d is, with the
+ * parts @flags asks for: from the object's symbol cache, else read from
+ * the object (kept for the cache, with the parts the cache's entry had
+ * too, so that none is lost). False when the object cannot be read.
+ */
+static bool file_answer(struct rep *r, struct rep_dso *d, uint64_t off, unsigned flags,
+			struct hpm_symcache_entry *e)
+{
+	const unsigned dwarf = HPM_SYM_LINES | HPM_SYM_INLINE;
+	unsigned have = 0;
+	struct hpm_symbol s;
+
+	if (d->kind == DK_FILE && objcache__lookup(r, d, off, flags, e, &have))
+		return true;
+	if (!rep_dso_open(r, d))
+		return false;
+	memset(e, 0, sizeof(*e));
+	e->off = off;
+	e->flags = flags | (have & dwarf);
+	if (hpm_dso__offset_to_addr(d->d, off, &e->addr))
+		e->addr = off;
+	int rc = hpm_dso__lookup(d->d, e->addr, e->flags, &s);
+	if (!rc) {
+		e->name = s.name;
+		e->start = s.start;
+		e->size = s.size;
+		e->inl = s.nr_inline ? s.inl[0].name : NULL;
+	}
+	if (s.file && s.line) {
+		e->file = s.file;
+		e->line = s.line;
+	}
+	if (rc == 0 || rc == -ENOENT)
+		objcache__add(r, d, e);
+	/* what was asked, no more */
+	e->flags = flags;
+	if (!(flags & HPM_SYM_INLINE))
+		e->inl = NULL;
+	if (!(flags & HPM_SYM_LINES)) {
+		e->file = NULL;
+		e->line = 0;
+	}
+	return true;
 }
 
 /* kallsyms: the table this boot's first reader saved, else the kernel's
@@ -372,27 +432,26 @@ static uint32_t loc_get_slow(struct rep *r, uint32_t dso, uint64_t off)
 	uint64_t start = 0, size = 0;
 	bool resolved = false;
 
-	if (!d->tried)
-		open_dso(r, d);
-	if ((d->kind == DK_FILE || d->kind == DK_VDSO) && d->d) {
-		struct hpm_symbol s;
-		if (hpm_dso__offset_to_addr(d->d, off, &l.addr))
-			l.addr = off;
-		unsigned flags = (r->o.lines ? HPM_SYM_LINES : 0) | (r->o.inlines ? HPM_SYM_INLINE : 0) |
-				 (r->o.no_demangle ? 0 : HPM_SYM_DEMANGLE);
-		if (!hpm_dso__lookup(d->d, l.addr, flags, &s)) {
-			name = s.name;
-			start = s.start;
-			size = s.size;
+	struct hpm_symcache_entry e;
+	if (!d->tried && d->kind != DK_FILE && d->kind != DK_VDSO)
+		open_dso(r, d); /* a JIT map */
+	unsigned flags = (r->o.lines ? HPM_SYM_LINES : 0) | (r->o.inlines ? HPM_SYM_INLINE : 0) |
+			 (r->o.no_demangle ? 0 : HPM_SYM_DEMANGLE);
+	if ((d->kind == DK_FILE || d->kind == DK_VDSO) && file_answer(r, d, off, flags, &e)) {
+		l.addr = e.addr;
+		if (e.name) {
+			name = e.name;
+			start = e.start;
+			size = e.size;
 			resolved = true;
-			if (s.nr_inline) {
+			if (e.inl) {
 				/* the innermost function whose code this is */
-				snprintf(buf, sizeof(buf), "%s (inlined in %s)", s.inl[0].name, s.name);
+				snprintf(buf, sizeof(buf), "%s (inlined in %s)", e.inl, e.name);
 				name = buf;
 			}
 		}
-		if (s.file && s.line)
-			l.line = line_get(r, s.file, s.line);
+		if (e.file && e.line)
+			l.line = line_get(r, e.file, e.line);
 	} else if (d->kind == DK_KERNEL) {
 		if (!r->kallsyms_tried) {
 			if (r->ksym_thread_up) {
@@ -573,6 +632,7 @@ void addrspace__free(struct rep *r)
 	if (r->ksym_thread_up)
 		pthread_join(r->ksym_thread, NULL);
 	r->ksym_thread_up = false;
+	objcache__save(r);
 	struct rep_proc *procs = r->procs;
 	for (size_t i = 0; i < r->nr_procs; i++) {
 		free(procs[i].maps);
@@ -580,6 +640,7 @@ void addrspace__free(struct rep *r)
 	}
 	free(r->procs);
 	for (size_t i = 0; i < r->nr_dsos; i++) {
+		objcache__release(&r->dsos[i]);
 		hpm_dso__free(r->dsos[i].d);
 		hpm_jitmap__free(r->dsos[i].jit);
 		free(r->dsos[i].path);

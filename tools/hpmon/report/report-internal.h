@@ -116,6 +116,23 @@ bool addrspace__unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sam
  * ms to list them); false when no thread could be started. */
 bool addrspace__kallsyms_start(struct rep *r);
 
+/* ---- objcache.c: the objects' symbol caches ---- */
+
+struct hpm_symcache_entry;
+/* The answer of @d's cache for (@off, @flags), read at the first call:
+ * true and *@e; else false, and in *@have the flags of the entry for
+ * @off that did not answer (0 if none). */
+bool objcache__lookup(struct rep *r, struct rep_dso *d, uint64_t off, unsigned flags,
+		      struct hpm_symcache_entry *e, unsigned *have);
+/* @d was just read: may its answers be saved? */
+void objcache__opened(struct rep *r, struct rep_dso *d);
+/* Keep @e, an answer read from @d, for the cache. */
+void objcache__add(struct rep *r, struct rep_dso *d, const struct hpm_symcache_entry *e);
+/* At the end of the report: each object's new answers saved. */
+void objcache__save(struct rep *r);
+void objcache__release(struct rep_dso *d);
+bool objcache__has_symbols(const struct rep_dso *d);
+
 static inline bool rep_kernel_mode(enum hpm_mode mode)
 {
 	return mode == HPM_MODE_KERNEL || mode == HPM_MODE_GUEST_KERNEL || mode == HPM_MODE_HV;

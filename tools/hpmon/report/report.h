@@ -135,7 +135,9 @@ struct rep_opts {
 				     the main event's (report --html) */
 	const char *debug_dir;    /* NULL: /usr/lib/debug */
 	const char *procfs;       /* for kallsyms, default /proc */
-	const char *cache_dir;    /* where kallsyms of this boot are kept; NULL none */
+	/* where kallsyms of this boot and the objects' symbol caches are
+	 * kept (cachedir.h); NULL: neither read nor written */
+	const char *cache_dir;
 	const struct rep_sink *sink; /* NULL: none */
 };
 
@@ -148,10 +150,16 @@ struct rep_dso {
 	pid_t pid;                 /* DK_ANON: whose JIT map */
 	uint8_t build_id[HPM_BUILD_ID_MAX];
 	uint8_t build_id_len;
+	/* the object read, once a look-up needed it (rep_dso_open); NULL
+	 * while its symbol cache answers */
 	struct hpm_dso *d;
 	struct hpm_jitmap *jit;
 	bool tried;
 	int open_err;              /* why it could not be opened */
+	struct hpm_symcache *cache;  /* saved answers that hold (objcache.c) */
+	struct hpm_symcache *fresh;  /* this report's answers, saved at the end */
+	bool cache_tried;
+	bool cache_over;             /* past the caches' memory budget: left alone */
 	uint64_t samples, nosym;   /* samples in it, and without a symbol */
 };
 
@@ -265,6 +273,8 @@ struct rep {
 	uint32_t kernel_dso;               /* [kernel.kallsyms], UINT32_MAX until needed */
 	bool kallsyms_tried;
 	bool kallsyms_full;                /* read from procfs, not a saved table */
+	int objcache_dir;                  /* CACHE/symbols: 0 not checked, 1 the user's, -1 not */
+	uint64_t objcache_bytes;           /* of the symbol caches read */
 	pthread_t ksym_thread;        /* reads kallsyms during the pass */
 	bool ksym_thread_up, ksym_thread_failed;
 	uint32_t *stamp; size_t stamp_cap; uint32_t gen;
@@ -335,6 +345,12 @@ bool rep_chain_next(const struct hpm_sample *s, struct rep_chain_it *it, uint64_
 
 bool rep_unwind(struct rep *r, const struct hpm_sample *s, struct hpm_sample *out,
 		uint64_t *chain);
+/* The object @d read (opened at the first need: its symbol cache may have
+ * answered every look-up), or NULL when it cannot be: a file or the
+ * vdso. */
+struct hpm_dso *rep_dso_open(struct rep *r, struct rep_dso *d);
+/* Whether object @d has a symbol table (read, or as its cache says). */
+bool rep_dso_has_symbols(const struct rep_dso *d);
 /* Charge @bytes that grow with the file to the memory cap
  * (report-internal.h), for what the sink keeps: false, and nothing
  * charged, when they do not fit. */
