@@ -297,6 +297,19 @@ out:
 	return rc;
 }
 
+/* @ev named @s (@len bytes) when it is named as written (no name= term). */
+static int tracepoint_name(struct hpm_event *ev, const char *s, size_t len)
+{
+	if (strncmp(ev->name, s, len))
+		return 0;
+	char *n = strndup(s, len);
+	if (!n)
+		return -ENOMEM;
+	free(ev->name);
+	ev->name = n;
+	return 0;
+}
+
 /* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
 static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 		       const char *s, size_t len, size_t pos)
@@ -360,10 +373,13 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 						       tlen, c2 ? c2 + 1 : NULL,
 						       c2 ? len - (size_t)(c2 + 1 - s) : 0, pos);
 		if (try_tracepoint(p, ev, s, nlen, mods, tlen) == 0) {
-			if (c2)
-				return hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
-						  pos + (size_t)(c2 + 1 - s));
-			return 0;
+			if (!c2)
+				return 0;
+			rc = hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+					      pos + (size_t)(c2 + 1 - s));
+			/* as perf: a tracepoint is named SUBSYS:NAME, its
+			 * modifiers not part of the name */
+			return rc ? rc : tracepoint_name(ev, s, (size_t)(c2 - s));
 		}
 	}
 	/* 3. an alias of some PMU, written without the PMU */

@@ -37,8 +37,8 @@ static int add_one(struct tp_expand *x, const char *sys, const char *name, long 
 	char *full = NULL;
 	int rc;
 
-	if (asprintf(&full, "%s:%s%s%.*s", sys, name, x->mlen ? ":" : "", (int)x->mlen,
-		     x->mods ? x->mods : "") < 0)
+	/* as perf: SUBSYS:NAME, the modifiers not part of the name */
+	if (asprintf(&full, "%s:%s", sys, name) < 0)
 		return -ENOMEM;
 	if (x->matched == 0) {
 		ev = &p->list->ev[x->idx];

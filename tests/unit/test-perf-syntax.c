@@ -367,6 +367,10 @@ static const struct row more_rows[] = {
 	  .name = "raw_syscalls:sys_exit" },
 	{ M, "sched:sched_process_ex[ei]?*", .count = 2, .idx = 1, .leader = 1,
 	  .type = PERF_TYPE_TRACEPOINT, .config = 369, .period = 1 },
+	/* a tracepoint's name is SUBSYS:NAME, without its modifiers, as perf's */
+	{ M, "sched:sched_process_ex[ei]?*:u", .count = 2, .idx = 1, .leader = 1,
+	  .type = PERF_TYPE_TRACEPOINT, .config = 369, .period = 1, .excl = X_K | X_HV,
+	  .name = "sched:sched_process_exit" },
 	{ M, "r0x1a", .type = PERF_TYPE_RAW, .config = 0x1a },
 	{ M, "cycles/call-graph=dwarf,stack-size=8192/", .call_graph = "dwarf" },
 	{ M, "cycles/config1,config=0x3c/", .config = 0x3c, .config1 = 1 },

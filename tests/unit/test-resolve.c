@@ -171,8 +171,12 @@ static const struct row generic_rows[] = {
 	  .period = 1 },
 	{ L, .spec = "raw_syscalls:sys_exit", .type = PERF_TYPE_TRACEPOINT, .config = 442,
 	  .period = 1 },
+	/* named as perf names it: SUBSYS:NAME, without the modifiers */
 	{ L, .spec = "sched:sched_switch:k", .type = PERF_TYPE_TRACEPOINT, .config = 372,
-	  .period = 1, .excl = X_U | X_HV },
+	  .period = 1, .excl = X_U | X_HV, .name = "sched:sched_switch" },
+	{ L, .spec = "sched:sched_switch:u", .type = PERF_TYPE_TRACEPOINT, .config = 372,
+	  .period = 1, .excl = X_K | X_HV, .name = "sched:sched_switch" },
+	{ L, .spec = "sched:sched_switch", .name = "sched:sched_switch" },
 	{ L, .spec = "sched:no_such_event", .err = -HPM_ERR_UNKNOWN_EVENT },
 	{ L, .spec = "nosuchsys:sched_switch", .err = -HPM_ERR_UNKNOWN_EVENT },
 	{ L, .spec = "sched:../sched_switch", .err = -HPM_ERR_UNKNOWN_EVENT,
