@@ -725,8 +725,9 @@ int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
 int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned flags,
 			  struct hpm_parse_error *err)
 {
-	struct hpm_parser p = { .list = list, .spec = spec, .flags = flags };
-	size_t start_nr = list->nr;
+	struct hpm_parser p = { .list = list, .flags = flags };
+	size_t start_nr = list->nr, *from = NULL;
+	char *tidy = NULL;
 	int rc = 0;
 
 	p.err = err ? err : &p.local;
@@ -736,6 +737,9 @@ int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned fl
 	if (!spec) {
 		return hpm_parser__fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");
 	}
+	if (hpm_parser__tidy(spec, &tidy, &from))
+		return p.err->err = -ENOMEM;
+	p.spec = spec = tidy;
 	for (;;) {
 		skip_space(&p);
 		if (!spec[p.pos]) {
@@ -770,30 +774,10 @@ int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned fl
 		list->nr = start_nr;
 		if (!p.err->err)
 			p.err->err = rc;
+		if (p.err->pos <= strlen(tidy))
+			p.err->pos = from[p.err->pos]; /* where it was written */
 	}
+	free(tidy);
+	free(from);
 	return rc;
-}
-
-int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
-		      struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
-}
-
-int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
-			    struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	struct hpm_evlist *l = hpm_evlist__new(ctx);
-	int rc;
-
-	*out = NULL;
-	if (!l)
-		return -errno;
-	rc = hpm_evlist__add_flags(l, spec, flags, err);
-	if (rc) {
-		hpm_evlist__free(l);
-		return rc;
-	}
-	*out = l;
-	return 0;
 }

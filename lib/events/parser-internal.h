@@ -38,6 +38,15 @@ struct hpm_parser {
  * message, unless an error is already recorded: the first, innermost one
  * is kept. Returns the error recorded.
  */
+/*
+ * perf's lexer lets spaces stand around the list's punctuation: "faults :u",
+ * "faults: u", "{a,b} :u", "g1 {a,b}", "sched : sched_switch". *out: a
+ * copy of @spec without the spaces next to ':', '{', '}' and ',' (quoted
+ * text is kept whole); (*from)[i]: the offset in @spec of its byte i (and
+ * of its end), so that an error still points into what was written. Both
+ * malloc'd, the caller's. 0 or -ENOMEM.
+ */
+int hpm_parser__tidy(const char *spec, char **out, size_t **from);
 int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok,
 		     size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

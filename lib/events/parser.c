@@ -33,6 +33,41 @@ int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok
 	return code;
 }
 
+int hpm_parser__tidy(const char *spec, char **out, size_t **from)
+{
+	static const char punct[] = ":{},";
+	size_t n = strlen(spec), k = 0;
+	char *t = malloc(n + 1), q = 0;
+	size_t *m = malloc((n + 1) * sizeof(*m));
+
+	if (!t || !m) {
+		free(t);
+		free(m);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char c = spec[i];
+		if (q || c == '\'' || c == '"') {
+			q = q ? (c == q ? 0 : q) : c; /* quoted text is kept whole */
+		} else if (isspace((unsigned char)c)) {
+			size_t j = i;
+			while (j < n && isspace((unsigned char)spec[j]))
+				j++;
+			if ((k && strchr(punct, t[k - 1])) || (spec[j] && strchr(punct, spec[j]))) {
+				i = j - 1;
+				continue;
+			}
+		}
+		m[k] = i;
+		t[k++] = c;
+	}
+	m[k] = n;
+	t[k] = '\0';
+	*out = t;
+	*from = m;
+	return 0;
+}
+
 struct hpm_event *hpm_parser__append(struct hpm_parser *p, const char *name, size_t len)
 {
 	struct hpm_evlist *l = p->list;

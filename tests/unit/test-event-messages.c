@@ -87,6 +87,10 @@ static const struct want skl_rows[] = {
 	{ W, "software/cpu-clock*/", -HPM_ERR_UNKNOWN_TERM, 9,
 	  "'cpu-clock*' holds a wildcard, and terms take none: wildcards match tracepoints only "
 	  "(SUBSYS:NAME)", NULL },
+	/* spaces dropped next to ':' and ',' still leave the offset where
+	 * the user wrote the bad word */
+	{ W, "faults , cycles : q", -HPM_ERR_BAD_MODIFIER, 18, NULL, NULL },
+	{ W, "faults :u,  cyclez", -HPM_ERR_UNKNOWN_EVENT, 12, "unknown event 'cyclez'", NULL },
 	{ W, "sched:nomatch_*", -HPM_ERR_UNKNOWN_EVENT, 0,
 	  "no tracepoint under " HPM_TEST_DATA "/tracefs/events matches 'sched:nomatch_*' (see "
 	  "'hpmon list tracepoint')", NULL },

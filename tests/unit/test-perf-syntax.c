@@ -394,6 +394,21 @@ static const struct row more_rows[] = {
 	{ M, "cycles/name = 'a b'/", .name = "a b" },
 	{ M, "cpu/mem-loads, ldlat=50/", .type = 4, .config = 0x1cd, .config1 = 50 },
 	{ M, "msr/event= tsc/", .type = 10, .config = 0, .pmu = "msr" },
+	/* spaces around the list's ':', '{', '}' and ',', as perf's lexer
+	 * skips them; not between the letters of a name */
+	{ M, "faults :u", .type = PERF_TYPE_SOFTWARE, .config = 2, .excl = X_K | X_HV,
+	  .name = "faults:u" },
+	{ M, "faults: u", .type = PERF_TYPE_SOFTWARE, .config = 2, .excl = X_K | X_HV },
+	{ M, "{faults, cycles} :u", .count = 2, .idx = 1, .leader = 0, .type = PERF_TYPE_HARDWARE,
+	  .config = 0, .excl = X_K | X_HV },
+	{ M, "g1 { cycles , instructions }", .count = 2, .idx = 1, .leader = 0,
+	  .type = PERF_TYPE_HARDWARE, .config = 1, .group = "g1" },
+	{ M, "sched : sched_switch : k", .type = PERF_TYPE_TRACEPOINT, .config = 372,
+	  .period = 1, .excl = X_U | X_HV, .name = "sched:sched_switch" },
+	{ M, "mem:0 : x", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
+	  .bp_len = sizeof(long), .period = 1 },
+	{ M, "cycles/name='a : b'/", .name = "a : b" },
+	{ M, "fau lts", .err = -HPM_ERR_UNKNOWN_EVENT },
 	/* record's terms after a tracepoint or a pattern of them, as perf's */
 	{ M, "sched:sched_switch/call-graph=dwarf,stack-size=4096/u", .type = PERF_TYPE_TRACEPOINT,
 	  .config = 372, .period = 1, .call_graph = "dwarf", .excl = X_K | X_HV },
