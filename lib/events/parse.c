@@ -492,18 +492,37 @@ static bool takes_event_terms(const char *s, size_t len)
 	return hpm_generic__resolve(name, &a) == 0 || parse_raw(name, len, &v) == 0;
 }
 
+/* The '/' that closes the terms opened at @open of @s (@len bytes), or
+ * the parser's error that none does; *m and the length returned: the
+ * modifiers after it (without their ':'). */
+static int terms_closed(struct hpm_parser *p, const char *s, size_t len, size_t open,
+			size_t pos, size_t *close, const char **m, size_t *mlen)
+{
+	*close = hpm__terms_close(s, open + 1, len);
+	if (*close == len)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
+	*m = s + *close + 1;
+	*mlen = len - *close - 1;
+	if (*mlen && **m == ':') {
+		(*m)++;
+		(*mlen)--;
+	}
+	return 0;
+}
+
 /* BASE '/' terms '/' [[:]mods]: @base is a breakpoint or an event
  * takes_event_terms accepts. */
 static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
 			    size_t open, size_t pos)
 {
-	size_t close = hpm__terms_close(s, open + 1, len);
 	struct hpm_event *ev = &p->list->ev[idx];
-	int rc;
+	size_t close, mlen;
+	const char *m;
+	int rc = terms_closed(p, s, len, open, pos, &close, &m, &mlen);
 
-	if (close == len)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
-			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
+	if (rc)
+		return rc;
 	if (!strncmp(s, "mem:", 4))
 		rc = parse_breakpoint(p, ev, s, open, pos);
 	else
@@ -514,12 +533,6 @@ static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, siz
 				     pos + open + 1);
 	if (rc)
 		return rc;
-	const char *m = s + close + 1;
-	size_t mlen = len - close - 1;
-	if (mlen && *m == ':') {
-		m++;
-		mlen--;
-	}
 	return mlen ? hpm_parser__mods(p, &p->list->ev[idx], m, mlen, pos + (size_t)(m - s)) : 0;
 }
 
@@ -544,21 +557,14 @@ static bool tracepoint_base(const char *s, size_t len)
 static int parse_tracepoint_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
 				  size_t open, size_t pos)
 {
-	size_t close = hpm__terms_close(s, open + 1, len);
-	int rc;
+	size_t close, mlen;
+	const char *m;
+	int rc = terms_closed(p, s, len, open, pos, &close, &m, &mlen);
 
-	if (close == len)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
-			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
-	rc = parse_named(p, &p->list->ev[idx], s, open, pos);
+	if (!rc)
+		rc = parse_named(p, &p->list->ev[idx], s, open, pos);
 	if (rc)
 		return rc;
-	const char *m = s + close + 1;
-	size_t mlen = len - close - 1;
-	if (mlen && *m == ':') {
-		m++;
-		mlen--;
-	}
 	for (size_t i = idx; i < p->list->nr; i++) {
 		struct hpm_event *ev = &p->list->ev[i];
 		if (ev->kind != HPM_EV_TRACEPOINT)

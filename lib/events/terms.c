@@ -334,27 +334,35 @@ static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *k
 	return 1;
 }
 
+/* KEY[=VALUE] of term @t: *klen the key's length, *v (NULL without '=')
+ * and *vlen its value. As perf: spaces around '=' are not part of the key
+ * or the value (event = 0x3c); term_next took those around the term. */
+static void term_split(const char *t, size_t tlen, size_t *klen, const char **v, size_t *vlen)
+{
+	const char *eq = memchr(t, '=', tlen);
+	*klen = eq ? (size_t)(eq - t) : tlen;
+	*v = eq ? eq + 1 : NULL;
+	*vlen = eq ? tlen - *klen - 1 : 0;
+	while (*klen && isspace((unsigned char)t[*klen - 1]))
+		(*klen)--;
+	while (*vlen && isspace((unsigned char)**v)) {
+		(*v)++;
+		(*vlen)--;
+	}
+}
+
 static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		      const struct hpm_pmu *pmu, const char *t, size_t tlen,
 		      size_t pos, bool from_alias)
 {
-	const char *eq = memchr(t, '=', tlen);
-	size_t klen = eq ? (size_t)(eq - t) : tlen;
-	const char *v = eq ? eq + 1 : NULL;
-	size_t vlen = eq ? tlen - klen - 1 : 0;
+	size_t klen, vlen;
+	const char *v;
 	char key[32];
 	uint64_t val = 1;
 	struct perf_event_attr *a = &ev->attr;
 	int rc;
 
-	/* as perf: spaces around '=' are not part of the key or the value
-	 * (event = 0x3c); apply_terms took those around the term */
-	while (klen && isspace((unsigned char)t[klen - 1]))
-		klen--;
-	while (vlen && isspace((unsigned char)*v)) {
-		v++;
-		vlen--;
-	}
+	term_split(t, tlen, &klen, &v, &vlen);
 	/* where the value starts, for messages about it */
 	size_t vpos = pos + (v ? (size_t)(v - t) : klen + 1);
 
@@ -364,7 +372,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 	memcpy(key, t, klen);
 	key[klen] = '\0';
 
-	if (!eq && needs_value(key))
+	if (!v && needs_value(key))
 		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "term '%s' needs a value: write %s=%s", key, key,
 			    !strcmp(key, "name") ? "NAME" : !strcmp(key, "call-graph") ? "fp" : "N");
@@ -386,7 +394,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 	rc = record_term(p, ev, key, v, vlen, t, tlen, pos);
 	if (rc <= 0)
 		return rc;
-	if (!eq) {
+	if (!v) {
 		/* a bare word: config, config1, config2 as flags (=1), a boolean
 		 * format field, an alias of this PMU, a generic name, a raw code */
 		if (!strcmp(key, "config") || !strcmp(key, "config1") || !strcmp(key, "config2"))
@@ -521,19 +529,28 @@ static size_t term_end(const char *terms, size_t i, size_t len)
 	return i;
 }
 
+/* The term at *i of @terms, [*a, *b), without the spaces around it (as
+ * perf: event=0x3c, umask=0x1); *i moves past its ','. False at the end. */
+static bool term_next(const char *terms, size_t len, size_t *i, size_t *a, size_t *b)
+{
+	if (*i >= len)
+		return false;
+	size_t j = term_end(terms, *i, len);
+	*a = *i;
+	*b = j;
+	while (*a < *b && isspace((unsigned char)terms[*a]))
+		(*a)++;
+	while (*b > *a && isspace((unsigned char)terms[*b - 1]))
+		(*b)--;
+	*i = j + 1;
+	return true;
+}
+
 static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *terms,
 		       size_t len, size_t pos, bool from_alias)
 {
-	size_t i = 0;
-	while (i < len) {
-		size_t j = term_end(terms, i, len), a = i, b = j;
-		/* as perf: spaces around a term are not part of it
-		 * (event=0x3c, umask=0x1) */
-		while (a < b && isspace((unsigned char)terms[a]))
-			a++;
-		while (b > a && isspace((unsigned char)terms[b - 1]))
-			b--;
+	for (size_t i = 0, a, b; term_next(terms, len, &i, &a, &b);) {
 		if (b > a) {
 			/* errors inside an alias's own text point at the alias */
 			int rc = apply_term(p, ev, pmu, terms + a, b - a,
@@ -541,7 +558,6 @@ static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 			if (rc)
 				return rc;
 		}
-		i = j + 1;
 	}
 	return 0;
 }
@@ -566,35 +582,21 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
 			     size_t wlen, const char *terms, size_t len, size_t pos)
 {
-	size_t i = 0;
-	while (i < len) {
-		size_t j = term_end(terms, i, len), a = i, b = j;
-		while (a < b && isspace((unsigned char)terms[a]))
-			a++;
-		while (b > a && isspace((unsigned char)terms[b - 1]))
-			b--;
-		const char *t = terms + a, *eq = memchr(t, '=', b - a);
-		size_t tlen = b - a, klen = eq ? (size_t)(eq - t) : tlen;
-		const char *v = eq ? eq + 1 : NULL;
-		size_t vlen = eq ? tlen - klen - 1 : 0;
+	for (size_t i = 0, a, b; term_next(terms, len, &i, &a, &b);) {
+		const char *t = terms + a, *v;
+		size_t tlen = b - a, klen, vlen;
 		char key[32];
 		int rc;
 
-		i = j + 1;
 		if (!tlen)
 			continue;
-		while (klen && isspace((unsigned char)t[klen - 1]))
-			klen--;
-		while (vlen && isspace((unsigned char)*v)) {
-			v++;
-			vlen--;
-		}
+		term_split(t, tlen, &klen, &v, &vlen);
 		if (!klen || klen >= sizeof(key))
 			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + a, t, tlen,
 				    "empty or overlong term '%.*s'", (int)tlen, t);
 		memcpy(key, t, klen);
 		key[klen] = '\0';
-		if (!eq && needs_value(key))
+		if (!v && needs_value(key))
 			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + a, t, tlen,
 				    "term '%s' needs a value: write %s=%s", key, key,
 				    !strcmp(key, "call-graph") ? "fp" : "N");
