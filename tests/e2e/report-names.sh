@@ -8,25 +8,27 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
+# named PROGRAM NAME CALLS SPIN: PROGRAM N calls NAME N times. A breakpoint
+# on NAME (found by that name) fires CALLS times, each sample named NAME;
+# sampled by time over SPIN calls, no address of the program goes unnamed.
+named() {
+	local prog=$1 name=$2 calls=$3 spin=$4
+	hpm_ok record -q -e "exec:$name" -c 1 -o "$E2E_TMP/$prog.prof" -- "$WORKLOADS/$prog" "$calls"
+	report_json "$E2E_TMP/$prog.prof"
+	expect_eq "samples of $name" "$calls" "$(samples "$name")"
+	hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/$prog-t.prof" -- "$WORKLOADS/$prog" "$spin"
+	hpm_ok report -i "$E2E_TMP/$prog-t.prof"
+	expect_no_grep "every address of $prog named" "$prog\\+0x" "$E2E_TMP/out"
+}
+
 # A PLT stub of the program's own IFUNC (tests/workloads/ifuncs.c): its
 # slot's IRELATIVE relocation names no symbol; the stub is named after the
-# IFUNC at the resolver's address. ifuncs N calls pick N times.
-hpm_ok record -q -e 'exec:pick@plt' -c 1 -o "$E2E_TMP/irel.prof" -- "$WORKLOADS/ifuncs" 3000
-report_json "$E2E_TMP/irel.prof"
-expect_eq "samples of pick@plt" 3000 "$(samples pick@plt)"
-hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/irelt.prof" -- "$WORKLOADS/ifuncs" 100000000
-hpm_ok report -i "$E2E_TMP/irelt.prof"
-expect_no_grep "the IFUNC's stub and code are named" 'ifuncs\+0x' "$E2E_TMP/out"
-
+# IFUNC at the resolver's address.
+named ifuncs pick@plt 3000 100000000
 # Labels of assembly (tests/workloads/labels.c): label_code, a symbol
 # without a type, names its code as perf names it; a label inside a
-# function with a size does not cut it. labels N calls each N times.
-hpm_ok record -q -e 'exec:label_code' -c 1 -o "$E2E_TMP/lab.prof" -- "$WORKLOADS/labels" 2000
-report_json "$E2E_TMP/lab.prof"
-expect_eq "samples of label_code" 2000 "$(samples label_code)"
-hpm_ok record -q -e cpu-clock -c 100000 -o "$E2E_TMP/labt.prof" -- "$WORKLOADS/labels" 30000000
-hpm_ok report -i "$E2E_TMP/labt.prof"
-expect_no_grep "every address of the program named" 'labels\+0x' "$E2E_TMP/out"
+# function with a size does not cut it.
+named labels label_code 2000 30000000
 expect_no_grep "a label inside a function is not a name" 'label_inside' "$E2E_TMP/out"
 
 w=$WORKLOADS/cxxsyms
