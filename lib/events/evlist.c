@@ -117,27 +117,3 @@ int hpm_event__describe(const struct hpm_event *ev, char *buf, size_t len)
 		snprintf(buf, len, "%s", full);
 	return n;
 }
-
-int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
-		      struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
-}
-
-int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
-			    struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	struct hpm_evlist *l = hpm_evlist__new(ctx);
-	int rc;
-
-	*out = NULL;
-	if (!l)
-		return -errno;
-	rc = hpm_evlist__add_flags(l, spec, flags, err);
-	if (rc) {
-		hpm_evlist__free(l);
-		return rc;
-	}
-	*out = l;
-	return 0;
-}

@@ -297,19 +297,6 @@ out:
 	return rc;
 }
 
-/* @ev named @s (@len bytes) when it is named as written (no name= term). */
-static int tracepoint_name(struct hpm_event *ev, const char *s, size_t len)
-{
-	if (strncmp(ev->name, s, len))
-		return 0;
-	char *n = strndup(s, len);
-	if (!n)
-		return -ENOMEM;
-	free(ev->name);
-	ev->name = n;
-	return 0;
-}
-
 /* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
 static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 		       const char *s, size_t len, size_t pos)
@@ -379,7 +366,7 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 					      pos + (size_t)(c2 + 1 - s));
 			/* as perf: a tracepoint is named SUBSYS:NAME, its
 			 * modifiers not part of the name */
-			return rc ? rc : tracepoint_name(ev, s, (size_t)(c2 - s));
+			return rc ? rc : hpm_parser__rename(ev, s, (size_t)(c2 - s));
 		}
 	}
 	/* 3. an alias of some PMU, written without the PMU */
@@ -492,25 +479,6 @@ static bool takes_event_terms(const char *s, size_t len)
 	return hpm_generic__resolve(name, &a) == 0 || parse_raw(name, len, &v) == 0;
 }
 
-/* The '/' that closes the terms opened at @open of @s (@len bytes), or
- * the parser's error that none does; *m and the length returned: the
- * modifiers after it (without their ':'). */
-static int terms_closed(struct hpm_parser *p, const char *s, size_t len, size_t open,
-			size_t pos, size_t *close, const char **m, size_t *mlen)
-{
-	*close = hpm__terms_close(s, open + 1, len);
-	if (*close == len)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
-			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
-	*m = s + *close + 1;
-	*mlen = len - *close - 1;
-	if (*mlen && **m == ':') {
-		(*m)++;
-		(*mlen)--;
-	}
-	return 0;
-}
-
 /* BASE '/' terms '/' [[:]mods]: @base is a breakpoint or an event
  * takes_event_terms accepts. */
 static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
@@ -519,7 +487,7 @@ static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, siz
 	struct hpm_event *ev = &p->list->ev[idx];
 	size_t close, mlen;
 	const char *m;
-	int rc = terms_closed(p, s, len, open, pos, &close, &m, &mlen);
+	int rc = hpm_parser__terms_closed(p, s, len, open, pos, &close, &m, &mlen);
 
 	if (rc)
 		return rc;
@@ -559,7 +527,7 @@ static int parse_tracepoint_terms(struct hpm_parser *p, size_t idx, const char *
 {
 	size_t close, mlen;
 	const char *m;
-	int rc = terms_closed(p, s, len, open, pos, &close, &m, &mlen);
+	int rc = hpm_parser__terms_closed(p, s, len, open, pos, &close, &m, &mlen);
 
 	if (!rc)
 		rc = parse_named(p, &p->list->ev[idx], s, open, pos);
@@ -786,4 +754,28 @@ int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned fl
 	free(tidy);
 	free(from);
 	return rc;
+}
+
+int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
+		      struct hpm_evlist **out, struct hpm_parse_error *err)
+{
+	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
+}
+
+int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
+			    struct hpm_evlist **out, struct hpm_parse_error *err)
+{
+	struct hpm_evlist *l = hpm_evlist__new(ctx);
+	int rc;
+
+	*out = NULL;
+	if (!l)
+		return -errno;
+	rc = hpm_evlist__add_flags(l, spec, flags, err);
+	if (rc) {
+		hpm_evlist__free(l);
+		return rc;
+	}
+	*out = l;
+	return 0;
 }

@@ -47,6 +47,15 @@ struct hpm_parser {
  * malloc'd, the caller's. 0 or -ENOMEM.
  */
 int hpm_parser__tidy(const char *spec, char **out, size_t **from);
+/* The '/' that closes the terms opened at @open of @s (@len bytes) into
+ * *close, or the parser's error that none does; *m and *mlen: the
+ * modifiers after it, without their ':'. */
+int hpm_parser__terms_closed(struct hpm_parser *p, const char *s, size_t len, size_t open,
+			     size_t pos, size_t *close, const char **m, size_t *mlen);
+/* @ev named the first @len bytes of @s, when it is named as written (no
+ * name= term): a tracepoint is SUBSYS:NAME without its modifiers, as
+ * perf names it. 0 or -ENOMEM. */
+int hpm_parser__rename(struct hpm_event *ev, const char *s, size_t len);
 int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok,
 		     size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

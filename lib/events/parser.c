@@ -230,3 +230,31 @@ int hpm__parse_u64(const char *s, size_t len, uint64_t *out)
 		*out = strtoull(buf, &end, 10);
 	return (*end || errno) ? -1 : 0;
 }
+
+int hpm_parser__terms_closed(struct hpm_parser *p, const char *s, size_t len, size_t open,
+			     size_t pos, size_t *close, const char **m, size_t *mlen)
+{
+	*close = hpm__terms_close(s, open + 1, len);
+	if (*close == len)
+		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+			    "'%.*s' lacks the '/' that closes its terms", (int)len, s);
+	*m = s + *close + 1;
+	*mlen = len - *close - 1;
+	if (*mlen && **m == ':') {
+		(*m)++;
+		(*mlen)--;
+	}
+	return 0;
+}
+
+int hpm_parser__rename(struct hpm_event *ev, const char *s, size_t len)
+{
+	if (strncmp(ev->name, s, len))
+		return 0;
+	char *n = strndup(s, len);
+	if (!n)
+		return -ENOMEM;
+	free(ev->name);
+	ev->name = n;
+	return 0;
+}
