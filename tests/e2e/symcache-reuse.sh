@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: MIT
+# When an object's symbol cache ($XDG_CACHE_HOME/hpmon/symbols/BUILD-ID)
+# may answer: a report shows what a --no-cache report of the same profile
+# shows, whatever was cached before.
+#
+# - The same file under another name (a hard link: same device, inode,
+#   size and mtime): the places a debug file is looked for follow from the
+#   name, so the link finds a debug file beside it that the other name
+#   does not (and the other way round).
+. "$(dirname "$0")/lib.sh"
+
+export XDG_CACHE_HOME=$E2E_TMP/cache
+dbg=$E2E_TMP/debug   # an empty debug directory: only what is beside the objects
+mkdir -p "$dbg" "$E2E_TMP/a/.debug" "$E2E_TMP/b"
+
+# rep NAME PROF ARGS...: report PROF into $E2E_TMP/NAME
+rep() {
+	local name=$1 prof=$2
+	shift 2
+	hpm_ok report -i "$E2E_TMP/$prof" --debug-dir "$dbg" --sort sym,dso --csv "$@"
+	cp "$E2E_TMP/out" "$E2E_TMP/$name"
+}
+# same PROF WHEN: a report of PROF (with the cache) is as --no-cache's
+same() {
+	rep ref "$1" --no-cache
+	rep got "$1"
+	cmp -s "$E2E_TMP/got" "$E2E_TMP/ref" || fail "$2: not as --no-cache:
+$(diff "$E2E_TMP/ref" "$E2E_TMP/got" | head -20)"
+}
+
+# a stripped program whose debug file is in .debug/ beside it in a/ only;
+# b/inl is the same file (a hard link)
+cp "$WORKLOADS/inlined" "$E2E_TMP/a/inl"
+objcopy --only-keep-debug "$E2E_TMP/a/inl" "$E2E_TMP/a/.debug/inl.debug"
+strip --strip-all "$E2E_TMP/a/inl"
+ln "$E2E_TMP/a/inl" "$E2E_TMP/b/inl"
+for x in a b; do
+	hpm_ok record -q -e cpu-clock:u -c 200003 -o "$E2E_TMP/$x.prof" -- "$E2E_TMP/$x/inl" 40000000
+done
+rep named a.prof --no-cache
+expect_grep "a/inl: named from the debug file beside it" "^[0-9.,]*,outer_work,inl$" \
+	"$E2E_TMP/named"
+rep bare b.prof --no-cache
+expect_no_grep "b/inl: no debug file beside it" "outer_work" "$E2E_TMP/bare"
+# the cache of b's name first, then a's, then b's again
+rm -rf "$XDG_CACHE_HOME"
+same b.prof "b/inl, cold"
+same a.prof "a/inl (the same file) after b/inl's report"
+same b.prof "b/inl after a/inl's report"
+same b.prof "b/inl, warm"
+exit 0
