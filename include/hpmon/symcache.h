@@ -92,6 +92,9 @@ HPM_API int hpm_symcache__set_source(struct hpm_symcache *c,
 				     const struct hpm_symcache_source *src);
 /* Entries read plus entries added. */
 HPM_API size_t hpm_symcache__count(const struct hpm_symcache *c);
+/* The memory @c holds, in bytes: the file read (its strings too) and the
+ * entries added, what a caller that bounds the caches it keeps counts. */
+HPM_API size_t hpm_symcache__bytes(const struct hpm_symcache *c);
 
 /*
  * The answer for @off under @flags: 0 and *@out when an entry was

@@ -77,6 +77,7 @@ struct hpm_symcache {
 	/* added */
 	struct sc_new *add;
 	size_t nr_add, cap_add;
+	size_t file_bytes, str_bytes;    /* hpm_symcache__bytes: read, and added strings */
 };
 
 static bool printable(const char *s, size_t max)
@@ -308,6 +309,7 @@ struct hpm_symcache *hpm_symcache__load(const char *path)
 	e = EBADMSG;
 	if (!parse(c, (size_t)size))
 		goto fail;
+	c->file_bytes = (size_t)size;
 	close(fd);
 	/* the strings are in buf: the owned copies start empty */
 	c->context = strdup(c->context);
@@ -346,6 +348,10 @@ void hpm_symcache__source(const struct hpm_symcache *c, struct hpm_symcache_sour
 	*out = c->src;
 }
 size_t hpm_symcache__count(const struct hpm_symcache *c) { return c->n + c->nr_add; }
+size_t hpm_symcache__bytes(const struct hpm_symcache *c)
+{
+	return sizeof(*c) + c->file_bytes + c->cap_add * sizeof(*c->add) + c->str_bytes;
+}
 
 static const char *opt_str(const struct hpm_symcache *c, uint32_t off)
 {
@@ -409,6 +415,7 @@ int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e
 		c->add = v;
 		c->cap_add = cap;
 	}
+
 	bool fail = false;
 	struct sc_new *n = &c->add[c->nr_add];
 	n->e = *e;
@@ -422,6 +429,9 @@ int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e
 		free((char *)n->e.file);
 		return -ENOMEM;
 	}
+	/* with malloc's overhead, about */
+	c->str_bytes += (e->name ? strlen(e->name) + 16 : 0) + (e->inl ? strlen(e->inl) + 16 : 0) +
+			(e->file ? strlen(e->file) + 16 : 0);
 	c->nr_add++;
 	return 0;
 }

@@ -103,7 +103,8 @@ bool objcache__lookup(struct rep *r, struct rep_dso *d, uint64_t off, unsigned f
 		char path[PATH_MAX];
 		d->cache_tried = true;
 		if (cache_path(r, d, path, sizeof(path)) && (d->cache = hpm_symcache__load(path))) {
-			uint64_t bytes = 64 * (uint64_t)hpm_symcache__count(d->cache);
+			/* the whole file is held, its strings with it */
+			uint64_t bytes = hpm_symcache__bytes(d->cache);
 			/* past the budget, kept as it is: not read, not replaced */
 			d->cache_over = r->objcache_bytes + bytes > OBJCACHE_BUDGET;
 			if (d->cache_over || !still_holds(r, d, d->cache)) {
