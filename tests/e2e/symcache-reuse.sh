@@ -48,4 +48,49 @@ same b.prof "b/inl, cold"
 same a.prof "a/inl (the same file) after b/inl's report"
 same b.prof "b/inl after a/inl's report"
 same b.prof "b/inl, warm"
+
+# another build at the same path, in place
+rm -rf "$XDG_CACHE_HOME"
+cp "$WORKLOADS/inlined" "$E2E_TMP/prog"
+hpm_ok record -q -e cpu-clock:u -c 200003 -o "$E2E_TMP/old.prof" -- "$E2E_TMP/prog" 40000000
+same old.prof "the first build, cold"
+same old.prof "the first build, warm"
+ino=$(stat -c %i "$E2E_TMP/prog")
+cat "$WORKLOADS/calls" >"$E2E_TMP/prog"
+expect_eq "rewritten in place" "$ino" "$(stat -c %i "$E2E_TMP/prog")"
+hpm_ok record -q -e cpu-clock:u -c 200003 -o "$E2E_TMP/new.prof" -- "$E2E_TMP/prog" 100000000
+same new.prof "the second build at the same path"
+same new.prof "the second build, warm"
+same old.prof "the first build's profile after the second build"
+
+# one build-id at two paths (copies: two inodes), in turn
+rm -rf "$XDG_CACHE_HOME"
+cp "$WORKLOADS/inlined" "$E2E_TMP/c1"
+cp "$WORKLOADS/inlined" "$E2E_TMP/c2"
+for x in c1 c2; do
+	hpm_ok record -q -e cpu-clock:u -c 200003 -o "$E2E_TMP/$x.prof" -- "$E2E_TMP/$x" 40000000
+done
+for x in c1 c2 c1 c2; do
+	same "$x.prof" "a copy of the same build-id ($x)"
+done
+
+# annotate and diff, byte for byte: --no-cache, cold, warm
+for run in --no-cache cold warm; do
+	[ "$run" != cold ] || rm -rf "$XDG_CACHE_HOME"
+	flag=$([ "$run" = --no-cache ] && echo --no-cache || true)
+	# shellcheck disable=SC2086 # no flag: no word
+	hpm_ok annotate -i "$E2E_TMP/c1.prof" --debug-dir "$dbg" $flag outer_work
+	cp "$E2E_TMP/out" "$E2E_TMP/ann.$run"
+	# shellcheck disable=SC2086
+	hpm_ok diff $flag "$E2E_TMP/c1.prof" "$E2E_TMP/c2.prof"
+	cp "$E2E_TMP/out" "$E2E_TMP/diff.$run"
+done
+grep -q "outer_work" "$E2E_TMP/diff.--no-cache" || fail "diff does not name outer_work"
+[ -s "$E2E_TMP/ann.--no-cache" ] || fail "annotate showed nothing"
+for run in cold warm; do
+	cmp -s "$E2E_TMP/ann.$run" "$E2E_TMP/ann.--no-cache" || fail "annotate, $run: not as --no-cache:
+$(diff "$E2E_TMP/ann.--no-cache" "$E2E_TMP/ann.$run" | head)"
+	cmp -s "$E2E_TMP/diff.$run" "$E2E_TMP/diff.--no-cache" || fail "diff, $run: not as --no-cache:
+$(diff "$E2E_TMP/diff.--no-cache" "$E2E_TMP/diff.$run" | head)"
+done
 exit 0
