@@ -114,10 +114,11 @@ HPM_API int hpm_symcache__lookup(const struct hpm_symcache *c, uint64_t off, uns
 HPM_API int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e);
 /*
  * Save @c's entries and those of @old (may be NULL) that @c has no
- * entry for, at most HPM_SYMCACHE_MAX_ENTRIES (@c's first), to @path:
- * written beside it under a new name (O_EXCL) and renamed, 0600, a link
- * at either name never followed. 0 or -errno (-EFBIG past
- * HPM_SYMCACHE_MAX_FILE: nothing written).
+ * entry for, at most HPM_SYMCACHE_MAX_ENTRIES and HPM_SYMCACHE_MAX_FILE
+ * bytes (@c's first, then @old's while they fit), to @path: written
+ * beside it under a new name (O_EXCL) and renamed, 0600, a link at
+ * either name never followed. 0 or -errno (-EFBIG when @c's own entries
+ * pass HPM_SYMCACHE_MAX_FILE: nothing written).
  */
 HPM_API int hpm_symcache__save(const struct hpm_symcache *c, const struct hpm_symcache *old,
 			       const char *path);
