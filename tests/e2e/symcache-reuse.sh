@@ -93,4 +93,38 @@ $(diff "$E2E_TMP/ann.--no-cache" "$E2E_TMP/ann.$run" | head)"
 	cmp -s "$E2E_TMP/diff.$run" "$E2E_TMP/diff.--no-cache" || fail "diff, $run: not as --no-cache:
 $(diff "$E2E_TMP/diff.--no-cache" "$E2E_TMP/diff.$run" | head)"
 done
+
+# build-ids of other lengths, none, and a long path
+cat >"$E2E_TMP/spin.c" <<'C'
+#include <stdlib.h>
+__attribute__((noinline)) static long spin(long n)
+{
+	volatile long s = 0;
+	for (long i = 0; i < n; i++)
+		s += i;
+	return s;
+}
+int main(int argc, char **argv) { return (int)(spin(argc > 1 ? atol(argv[1]) : 1) & 1); }
+C
+long=$E2E_TMP
+while [ ${#long} -lt 3700 ]; do long=$long/$(printf 'd%.0s' {1..200}); done
+mkdir -p "$long"
+declare -A ids=([b8]=0x0102030405060708 [b16]=md5 [none]=none [long]=sha1)
+rm -rf "$XDG_CACHE_HOME"
+for x in b8 b16 none long; do
+	dir=$E2E_TMP
+	[ "$x" != long ] || dir=$long
+	cc -O1 -o "$dir/$x" -Wl,--build-id="${ids[$x]}" "$E2E_TMP/spin.c" ||
+		fail "cc could not build the $x workload"
+	hpm_ok record -q -e cpu-clock:u -c 200003 -o "$E2E_TMP/$x.prof" -- "$dir/$x" 100000000
+	same "$x.prof" "$x, cold"
+	grep -q ",spin,$x$" "$E2E_TMP/got" || fail "$x: spin not named:
+$(cat "$E2E_TMP/got")"
+	same "$x.prof" "$x, warm"
+done
+for want in 0102030405060708 "$(readelf -n "$E2E_TMP/b16" | awk '/Build ID/ { print $3 }')"; do
+	[ "${#want}" -ne 40 ] || fail "not a 16-byte build-id: $want"
+	[ -f "$XDG_CACHE_HOME/hpmon/symbols/$want" ] || fail "no cache named $want:
+$(ls "$XDG_CACHE_HOME/hpmon/symbols")"
+done
 exit 0
