@@ -20,12 +20,16 @@ rep() {
 	hpm_ok report -i "$E2E_TMP/$prof" --debug-dir "$dbg" --sort sym,dso --csv "$@"
 	cp "$E2E_TMP/out" "$E2E_TMP/$name"
 }
-# same PROF WHEN: a report of PROF (with the cache) is as --no-cache's
+# same PROF WHEN: a report of PROF (with the cache) is as --no-cache's,
+# what it says on stderr too (the advice on samples without symbols)
 same() {
 	rep ref "$1" --no-cache
+	cp "$E2E_TMP/err" "$E2E_TMP/ref.err"
 	rep got "$1"
 	cmp -s "$E2E_TMP/got" "$E2E_TMP/ref" || fail "$2: not as --no-cache:
 $(diff "$E2E_TMP/ref" "$E2E_TMP/got" | head -20)"
+	cmp -s "$E2E_TMP/err" "$E2E_TMP/ref.err" || fail "$2: not as --no-cache on stderr:
+$(diff "$E2E_TMP/ref.err" "$E2E_TMP/err" | head -20)"
 }
 
 # a stripped program whose debug file is in .debug/ beside it in a/ only;
