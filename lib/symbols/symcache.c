@@ -415,7 +415,6 @@ int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e
 		c->add = v;
 		c->cap_add = cap;
 	}
-
 	bool fail = false;
 	struct sc_new *n = &c->add[c->nr_add];
 	n->e = *e;

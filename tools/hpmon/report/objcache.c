@@ -43,8 +43,10 @@
 #define CONTEXT_MAX (2 * PATH_MAX + 96)
 static bool context(const struct rep *r, const struct rep_dso *d, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, OBJCACHE_CONTEXT "%s object %s",
-			 r->o.debug_dir ? r->o.debug_dir : "/usr/lib/debug", d->path);
+	const char *dir = r->o.debug_dir ? r->o.debug_dir : "/usr/lib/debug";
+	/* lengths first: no two pairs give one string */
+	int n = snprintf(buf, len, OBJCACHE_CONTEXT "%zu:%s object %zu:%s", strlen(dir), dir,
+			 strlen(d->path), d->path);
 	return n > 0 && (size_t)n < len;
 }
 
