@@ -92,6 +92,9 @@ HPM_API int hpm_symcache__set_source(struct hpm_symcache *c,
 				     const struct hpm_symcache_source *src);
 /* Entries read plus entries added. */
 HPM_API size_t hpm_symcache__count(const struct hpm_symcache *c);
+/* The memory @c holds, in bytes: the file read (its strings too) and the
+ * entries added, what a caller that bounds the caches it keeps counts. */
+HPM_API size_t hpm_symcache__bytes(const struct hpm_symcache *c);
 
 /*
  * The answer for @off under @flags: 0 and *@out when an entry was
@@ -111,10 +114,11 @@ HPM_API int hpm_symcache__lookup(const struct hpm_symcache *c, uint64_t off, uns
 HPM_API int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e);
 /*
  * Save @c's entries and those of @old (may be NULL) that @c has no
- * entry for, at most HPM_SYMCACHE_MAX_ENTRIES (@c's first), to @path:
- * written beside it under a new name (O_EXCL) and renamed, 0600, a link
- * at either name never followed. 0 or -errno (-EFBIG past
- * HPM_SYMCACHE_MAX_FILE: nothing written).
+ * entry for, at most HPM_SYMCACHE_MAX_ENTRIES and HPM_SYMCACHE_MAX_FILE
+ * bytes (@c's first, then @old's while they fit), to @path: written
+ * beside it under a new name (O_EXCL) and renamed, 0600, a link at
+ * either name never followed. 0 or -errno (-EFBIG when @c's own entries
+ * pass HPM_SYMCACHE_MAX_FILE: nothing written).
  */
 HPM_API int hpm_symcache__save(const struct hpm_symcache *c, const struct hpm_symcache *old,
 			       const char *path);

@@ -77,6 +77,7 @@ struct hpm_symcache {
 	/* added */
 	struct sc_new *add;
 	size_t nr_add, cap_add;
+	size_t file_bytes, str_bytes;    /* hpm_symcache__bytes: read, and added strings */
 };
 
 static bool printable(const char *s, size_t max)
@@ -308,6 +309,7 @@ struct hpm_symcache *hpm_symcache__load(const char *path)
 	e = EBADMSG;
 	if (!parse(c, (size_t)size))
 		goto fail;
+	c->file_bytes = (size_t)size;
 	close(fd);
 	/* the strings are in buf: the owned copies start empty */
 	c->context = strdup(c->context);
@@ -346,6 +348,10 @@ void hpm_symcache__source(const struct hpm_symcache *c, struct hpm_symcache_sour
 	*out = c->src;
 }
 size_t hpm_symcache__count(const struct hpm_symcache *c) { return c->n + c->nr_add; }
+size_t hpm_symcache__bytes(const struct hpm_symcache *c)
+{
+	return sizeof(*c) + c->file_bytes + c->cap_add * sizeof(*c->add) + c->str_bytes;
+}
 
 static const char *opt_str(const struct hpm_symcache *c, uint32_t off)
 {
@@ -422,6 +428,9 @@ int hpm_symcache__add(struct hpm_symcache *c, const struct hpm_symcache_entry *e
 		free((char *)n->e.file);
 		return -ENOMEM;
 	}
+	/* with malloc's overhead, about */
+	c->str_bytes += (e->name ? strlen(e->name) + 16 : 0) + (e->inl ? strlen(e->inl) + 16 : 0) +
+			(e->file ? strlen(e->file) + 16 : 0);
 	c->nr_add++;
 	return 0;
 }
@@ -554,6 +563,11 @@ static uint32_t text_put(struct text *t, const char *s, int *err)
 	return off;
 }
 
+static size_t str_size(const char *s)
+{
+	return s && s[0] ? strlen(s) + 1 : 0;
+}
+
 static struct sc_id sc_id_of(const struct hpm_file_id *id)
 {
 	if (!id->present)
@@ -597,12 +611,29 @@ int hpm_symcache__save(const struct hpm_symcache *c, const struct hpm_symcache *
 	t.cap = 65536;
 	t.buf[0] = '\0';
 	t.len = 1;
+	/* the header's strings and this run's first: the saved entries are
+	 * kept only while they fit (HPM_SYMCACHE_MAX_FILE) beside them, so
+	 * that a cache at its size still takes a report's new entries */
+	h.context = text_put(&t, c->context, &rc);
+	h.debug_file = text_put(&t, c->src.debug_file, &rc);
+	for (size_t k = 0; k < c->src.nr_places; k++)
+		pl[k] = (struct sc_place){ text_put(&t, c->src.places[k], &rc), 0,
+					   sc_id_of(&c->src.place_id[k]) };
+	for (long k = 0; k < na; k++) {
+		text_put(&t, a[k].name, &rc);
+		text_put(&t, a[k].inl, &rc);
+		text_put(&t, a[k].file, &rc);
+	}
+	const size_t fixed = sizeof(h) + c->src.nr_places * sizeof(*pl);
 	long i = 0, j = 0;
 	while (!rc && (i < na || j < nb)) {
 		const struct hpm_symcache_entry *e;
 		if (j < nb && (i == na || key_less(b[j].off, b[j].flags, a[i].off, a[i].flags))) {
 			e = &b[j++];
-			if (keep_b == room)
+			/* its strings as if all new: the bound is never passed */
+			size_t more = str_size(e->name) + str_size(e->inl) + str_size(e->file);
+			if (keep_b == room || fixed + (n + 1 + (size_t)(na - i)) * sizeof(*ents) +
+						      t.len + more > HPM_SYMCACHE_MAX_FILE)
 				continue;
 			keep_b++;
 		} else {
@@ -615,11 +646,6 @@ int hpm_symcache__save(const struct hpm_symcache *c, const struct hpm_symcache *
 					     text_put(&t, e->file, &rc), e->file ? e->line : 0,
 					     e->flags & SC_FLAGS, 0 };
 	}
-	h.context = text_put(&t, c->context, &rc);
-	h.debug_file = text_put(&t, c->src.debug_file, &rc);
-	for (size_t k = 0; k < c->src.nr_places; k++)
-		pl[k] = (struct sc_place){ text_put(&t, c->src.places[k], &rc), 0,
-					   sc_id_of(&c->src.place_id[k]) };
 	if (rc)
 		goto out;
 	h.n = n;

@@ -6,7 +6,8 @@
  * its demangling and at least the DWARF parts asked, and shows no part
  * not asked; a report's entries replace the saved ones of the same key
  * and the rest are kept; every corruption of a saved file is refused;
- * the file is the user's alone (0600, owner, mode, links).
+ * the file is the user's alone (0600, owner, mode, links); what a cache
+ * holds in memory counts its strings.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -425,6 +426,74 @@ static void test_bounds(void **state)
 	hpm_symcache__free(c);
 }
 
+/* A saved cache near HPM_SYMCACHE_MAX_FILE (long names) still takes a
+ * report's new entries: the saved ones are left out as far as needed,
+ * not the whole save (which would leave the cache as it was for good). */
+static void test_full(void **state)
+{
+	(void)state;
+	static char name[4001];
+	memset(name, 'x', sizeof(name) - 1);
+	struct hpm_symcache *o = fresh();
+	for (unsigned i = 0; i < 7000; i++) {
+		snprintf(name, 7, "o%05u", i);
+		name[6] = 'x';
+		add(o, (uint64_t)i << 8, 0, name, NULL, NULL, 0);
+	}
+	struct hpm_symcache *old = saved_again(o, NULL);
+	struct hpm_symcache *c = fresh();
+	for (unsigned i = 0; i < 2000; i++) {
+		snprintf(name, 7, "n%05u", i);
+		name[6] = 'x';
+		add(c, ((uint64_t)i << 8) + 1, 0, name, NULL, NULL, 0);
+	}
+	struct hpm_symcache *r = saved_again(c, old);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true((uint64_t)sb.st_size <= HPM_SYMCACHE_MAX_FILE);
+	/* every new one, and saved ones up to the bound */
+	struct hpm_symcache_entry e;
+	for (unsigned i = 0; i < 2000; i++) {
+		assert_int_equal(hpm_symcache__lookup(r, ((uint64_t)i << 8) + 1, 0, &e, NULL), 0);
+		assert_int_equal(e.name[0], 'n');
+		assert_int_equal(strtol(e.name + 1, NULL, 10), i);
+	}
+	size_t n = hpm_symcache__count(r);
+	assert_true(n > 2000 + 5000 && n < 2000 + 7000);
+	assert_true((uint64_t)sb.st_size + 4096 + 56 > HPM_SYMCACHE_MAX_FILE);
+	hpm_symcache__free(r);
+	hpm_symcache__free(c);
+	hpm_symcache__free(old);
+	hpm_symcache__free(o);
+}
+
+/* What a cache holds counts its strings: a few entries of long names
+ * hold far more than their number says (a report bounds the caches it
+ * keeps by this). */
+static void test_bytes(void **state)
+{
+	(void)state;
+	char name[HPM_SYMCACHE_MAX_STRING];
+	struct hpm_symcache *c = fresh();
+	size_t empty = hpm_symcache__bytes(c);
+	for (uint64_t i = 0; i < 64; i++) {
+		memset(name, 'a' + (int)(i % 26), sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		name[0] = (char)('A' + (int)(i / 26));
+		add(c, i, 0, name, NULL, NULL, 0);
+	}
+	assert_true(hpm_symcache__bytes(c) >= empty + 64 * (sizeof(name) - 1));
+	struct hpm_symcache *r = saved_again(c, NULL);
+	struct stat sb;
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true(sb.st_size > 64 * 4000);
+	assert_true(hpm_symcache__bytes(r) >= (size_t)sb.st_size);
+	/* and not far more: the file, the object, the entries added */
+	assert_true(hpm_symcache__bytes(r) < (size_t)sb.st_size + 4096);
+	hpm_symcache__free(r);
+	hpm_symcache__free(c);
+}
+
 /* What a dso's answers come from: the file as opened, no debug file, and
  * the places libdwfl looks for one, in its order. */
 static void test_origin(void **state)
@@ -476,6 +545,8 @@ int main(void)
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_origin),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,9 +10,10 @@
  * build-id is the file's (the name of the cache, checked when it was
  * saved), the file is the same (device, inode, size, mtime), so is the
  * separate debug file used, and every place a debug file is looked for
- * holds what it held; and only under the same context (hpmon's version
- * and the debug directory). Anything else and the object is read as
- * without a cache, and its cache replaced at the end of the report.
+ * holds what it held; and only under the same context (hpmon's version,
+ * the debug directory and the object's path). Anything else and the
+ * object is read as without a cache, and its cache replaced at the end of
+ * the report.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,9 +35,19 @@
  * hpmon's way of naming an address changes. */
 #define OBJCACHE_CONTEXT "hpmon " HPM_VERSION_STRING " objcache 1 debug-dir "
 
-static void context(const struct rep *r, char *buf, size_t len)
+/* The context of @d's answers into @buf: false when it does not fit (no
+ * cache then). The object's path is in it: the places a debug file is
+ * looked for follow from the path, so the same file reached by another
+ * name (a hard link, a bind mount, /lib for /usr/lib) may have another
+ * debug file, or none. */
+#define CONTEXT_MAX (2 * PATH_MAX + 96)
+static bool context(const struct rep *r, const struct rep_dso *d, char *buf, size_t len)
 {
-	snprintf(buf, len, OBJCACHE_CONTEXT "%s", r->o.debug_dir ? r->o.debug_dir : "/usr/lib/debug");
+	const char *dir = r->o.debug_dir ? r->o.debug_dir : "/usr/lib/debug";
+	/* lengths first: no two pairs give one string */
+	int n = snprintf(buf, len, OBJCACHE_CONTEXT "%zu:%s object %zu:%s", strlen(dir), dir,
+			 strlen(d->path), d->path);
+	return n > 0 && (size_t)n < len;
 }
 
 /* CACHE/symbols/BUILD-ID for @d into @buf: false when @d has none (no
@@ -69,10 +80,10 @@ static bool still_holds(const struct rep *r, const struct rep_dso *d, const stru
 {
 	struct hpm_symcache_source s;
 	uint8_t id[HPM_BUILD_ID_MAX];
-	char ctx[PATH_MAX + 64];
+	char ctx[CONTEXT_MAX];
 
-	context(r, ctx, sizeof(ctx));
-	if (hpm_symcache__build_id(c, id, sizeof(id)) != d->build_id_len ||
+	if (!context(r, d, ctx, sizeof(ctx)) ||
+	    hpm_symcache__build_id(c, id, sizeof(id)) != d->build_id_len ||
 	    memcmp(id, d->build_id, d->build_id_len) || strcmp(hpm_symcache__context(c), ctx))
 		return false;
 	hpm_symcache__source(c, &s);
@@ -94,7 +105,8 @@ bool objcache__lookup(struct rep *r, struct rep_dso *d, uint64_t off, unsigned f
 		char path[PATH_MAX];
 		d->cache_tried = true;
 		if (cache_path(r, d, path, sizeof(path)) && (d->cache = hpm_symcache__load(path))) {
-			uint64_t bytes = 64 * (uint64_t)hpm_symcache__count(d->cache);
+			/* the whole file is held, its strings with it */
+			uint64_t bytes = hpm_symcache__bytes(d->cache);
 			/* past the budget, kept as it is: not read, not replaced */
 			d->cache_over = r->objcache_bytes + bytes > OBJCACHE_BUDGET;
 			if (d->cache_over || !still_holds(r, d, d->cache)) {
@@ -111,16 +123,15 @@ bool objcache__lookup(struct rep *r, struct rep_dso *d, uint64_t off, unsigned f
 void objcache__opened(struct rep *r, struct rep_dso *d)
 {
 	uint8_t id[HPM_BUILD_ID_MAX];
-	char ctx[PATH_MAX + 64];
+	char ctx[CONTEXT_MAX];
 	struct hpm_symcache_source none = { 0 };
 
 	/* only the object of the profile's build-id, read from its own path */
 	if (!r->o.cache_dir || d->kind != DK_FILE || !d->d || !d->build_id_len || d->cache_over ||
 	    hpm_dso__build_id_mismatch(d->d) ||
 	    hpm_dso__build_id(d->d, id, sizeof(id)) != d->build_id_len ||
-	    memcmp(id, d->build_id, d->build_id_len))
+	    memcmp(id, d->build_id, d->build_id_len) || !context(r, d, ctx, sizeof(ctx)))
 		return;
-	context(r, ctx, sizeof(ctx));
 	d->fresh = hpm_symcache__new(d->build_id, d->build_id_len, ctx, &none);
 }
 
