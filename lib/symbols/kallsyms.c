@@ -135,6 +135,14 @@ static int kallsyms_index(struct hpm_kallsyms *k, size_t len, bool *nonzero)
 		/* arm64 lists its modules' "$x" and "$d" as text: no function */
 		if (hpm__mapping_symbol(name))
 			continue;
+		/* a kernel's names are printable ASCII: a file that says
+		 * otherwise (a test tree's procfs) brings no control byte to a
+		 * report, and a table saved from it reads back */
+		size_t i = 0;
+		while (i < name_len && (unsigned char)name[i] > 0x20 && (unsigned char)name[i] < 0x7f)
+			i++;
+		if (i < name_len)
+			continue;
 		if (k->n == cap) {
 			size_t nc = cap ? cap * 2 : 65536;
 			struct ksym *v = realloc(k->v, nc * sizeof(*v));
