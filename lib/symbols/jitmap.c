@@ -108,7 +108,8 @@ struct hpm_jitmap *hpm_jitmap__load(const char *path)
 		}
 	}
 	fclose(f);
-	qsort(m->t.v, m->t.n, sizeof(*m->t.v), cmp_addr);
+	if (m->t.n) /* an empty map has no table at all */
+		qsort(m->t.v, m->t.n, sizeof(*m->t.v), cmp_addr);
 	return m;
 }
 
