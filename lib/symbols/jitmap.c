@@ -97,6 +97,11 @@ struct hpm_jitmap *hpm_jitmap__load(const char *path)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a, size;
 		int n = 0;
+		/* a longer line keeps its first 1023 bytes (the name cut): the
+		 * rest is no line of its own */
+		if (!strchr(line, '\n'))
+			for (int c; (c = getc(f)) != EOF && c != '\n';)
+				;
 		if (sscanf(line, "%llx %llx %n", &a, &size, &n) != 2 || !n)
 			continue;
 		line[strcspn(line, "\n")] = '\0';

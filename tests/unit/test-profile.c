@@ -430,6 +430,19 @@ static void test_jitmap(void **state)
 	assert_null(hpm_jitmap__lookup(m, 0x1100, &start));
 	assert_null(hpm_jitmap__lookup(m, 0x10, &start));
 	hpm_jitmap__free(m);
+	/* a line longer than the reader's 1023 bytes: its name cut, and its
+	 * rest (which looks like a line) not read as one */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	char longl[3000];
+	int len = snprintf(longl, sizeof(longl), "3000 10 %01100d 4000 10 tail\n5000 10 five\n", 7);
+	assert_int_equal(write(fd, longl, (size_t)len), len);
+	close(fd);
+	assert_non_null(m = hpm_jitmap__load(path));
+	assert_non_null(hpm_jitmap__lookup(m, 0x3001, &start));
+	assert_null(hpm_jitmap__lookup(m, 0x4001, &start));
+	assert_string_equal(hpm_jitmap__lookup(m, 0x5001, &start), "five");
+	hpm_jitmap__free(m);
 	/* a map without one line: an empty table (UBSan: nothing sorted) */
 	fd = open(path, O_WRONLY | O_TRUNC);
 	assert_true(fd >= 0);
