@@ -128,7 +128,7 @@ static void put_frame(struct script *sc, struct rep *r, const struct hpm_sample 
 
 /* One line (and its stack) of sample @s as event @ev with @period. */
 static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample *s, uint32_t ev,
-		      uint64_t period, const char *comm)
+		      uint64_t period, const char *comm, bool unwound)
 {
 	const struct hpm_profile_event *e = &r->meta.events[ev];
 	FILE *o = sc->out;
@@ -165,11 +165,19 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 	struct rep_chain_it it = { 0 };
 	enum hpm_mode mode;
 	uint64_t ip;
+	bool caller = false;
 	if (!rep_chain_ok(s))
 		put_frame(sc, r, s, s->ip, s->mode, true);
 	else
-		while (rep_chain_next(s, &it, &ip, &mode))
-			put_frame(sc, r, s, ip, mode, true);
+		while (rep_chain_next(s, &it, &ip, &mode)) {
+			/* as perf script: a caller in a stack unwound from its
+			 * copy is the call's last byte (libdw's pc - 1 past the
+			 * first frame), one in a chain the kernel walked is the
+			 * return address itself */
+			bool back = unwound && mode == HPM_MODE_USER && caller && ip;
+			put_frame(sc, r, s, back ? ip - 1 : ip, mode, true);
+			caller |= unwound && mode == HPM_MODE_USER;
+		}
 	fputc('\n', o);
 	return ferror(o) ? -1 : 0;
 }
@@ -211,14 +219,14 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 	if (sc->stacks && rep_unwind(r, s0, &unwound, sc->chain))
 		s = &unwound;
 	if (!(e->sample_type & PERF_SAMPLE_READ) || e->group_size < 2 || !s->nr_values)
-		return put_sample(sc, r, s, s->ev, s->period, comm);
+		return put_sample(sc, r, s, s->ev, s->period, comm, s != s0);
 	/* a group read at each sample: as perf script, a line for each member
 	 * whose count moved, with what it counted since as its period */
 	for (uint32_t m = 0; m < s->nr_values && m < e->group_size && s->ev + m < r->nr_ev; m++) {
 		uint64_t d = group_delta(sc, s, m);
 		if (d == UINT64_MAX)
 			return -ENOMEM;
-		if (d && put_sample(sc, r, s, s->ev + m, d, comm))
+		if (d && put_sample(sc, r, s, s->ev + m, d, comm, s != s0))
 			return -1;
 	}
 	return 0;
