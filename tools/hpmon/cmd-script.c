@@ -250,7 +250,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:Gh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:F:Gh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'F':
@@ -262,8 +262,12 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'h':
 			fputs(script_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			fprintf(stderr, "hpmon script: option '%s' needs a value\nSee 'hpmon script --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
 		default:
-			fprintf(stderr, "hpmon script: bad option '%s'\nSee 'hpmon script --help'.\n",
+			fprintf(stderr, "hpmon script: unknown option '%s'\nSee 'hpmon script --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}
