@@ -19,7 +19,7 @@
 #include "report/table.h"
 
 static const char script_usage[] =
-	"usage: hpmon script [-i FILE] [-F FIELDS] [-G]\n"
+	"usage: hpmon script [-i FILE] [-F FIELDS] [-G] [--no-demangle] [--debug-dir DIR]\n"
 	"\n"
 	"Print every sample of a profile (hpmon's, or a perf.data file) as perf\n"
 	"script does: comm tid [cpu] time: period event: ip sym+off (dso), and\n"
@@ -30,6 +30,8 @@ static const char script_usage[] =
 	"                     symoff,dso,period; +FIELD and -FIELD add to and take\n"
 	"                     from the default\n"
 	"  -G, --hide-call-graph  no stacks\n"
+	"      --no-demangle  C++ and Rust names as the symbol table has them\n"
+	"      --debug-dir DIR  separate debug files (default /usr/lib/debug)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"See docs/hpmon-script.md.\n";
@@ -48,6 +50,8 @@ static const struct {
 	{ "time", F_TIME }, { "event", F_EVENT }, { "ip", F_IP }, { "sym", F_SYM },
 	{ "symoff", F_SYMOFF }, { "dso", F_DSO }, { "period", F_PERIOD },
 };
+
+enum { OPT_NO_DEMANGLE = 256, OPT_DEBUG_DIR };
 
 /* perf script's default fields; the CPU when the samples carry it. */
 #define F_DEFAULT (F_COMM | F_TID | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
@@ -238,6 +242,8 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -259,6 +265,8 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 			explicit = optarg[0] != '+' && optarg[0] != '-';
 			break;
 		case 'G': sc.stacks = false; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
+		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
 		case 'h':
 			fputs(script_usage, stdout);
 			return HPM_EXIT_OK;
