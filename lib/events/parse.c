@@ -405,6 +405,8 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 			    memchr(name, '/', nlen) ? "PMU names or terms" : "other event names");
 	if (colon && !hpm__is_mods(mods, mlen)) {
 		rc = hpm_parser__tracefs_unreachable(p, s, len, pos, false);
+		if (!rc)
+			rc = hpm_parser__tracepoint_unknown(p, s, len, pos);
 		if (rc)
 			return rc;
 		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,

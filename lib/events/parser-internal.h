@@ -114,6 +114,14 @@ int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const c
 int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len,
 				    size_t pos, bool pattern);
 
+/*
+ * SUBSYS:NAME[:mods] (@s, @len bytes at @pos) is no other event, and
+ * tracefs has subsystem SUBSYS but no tracepoint NAME in it: fail saying
+ * so, with its closest tracepoints as suggestions. 0 when the subsystem is
+ * not there either (the name may be meant as another kind of event).
+ */
+int hpm_parser__tracepoint_unknown(struct hpm_parser *p, const char *s, size_t len, size_t pos);
+
 /* Does the word hold a glob character (* ? [)? */
 bool hpm__is_wildcard(const char *s, size_t len);
 /* Tracepoints matching @sys:@name (globs; @slen, @nlen bytes), with

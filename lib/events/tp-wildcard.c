@@ -3,7 +3,8 @@
  * Tracepoint wildcards, as perf takes them: syscalls:*, sched:sched_*,
  * *:* (with modifiers) stand for every tracepoint of the context's tracefs
  * root whose subsystem and name match, one event each, in name order. And
- * why a tracepoint cannot be looked up when tracefs cannot be read.
+ * why a tracepoint cannot be looked up: tracefs cannot be read, or its
+ * subsystem has no tracepoint of that name.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/suggest-internal.h"
 #include "events/parser-internal.h"
 
 bool hpm__is_wildcard(const char *s, size_t len)
@@ -98,6 +100,49 @@ int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t 
 		return hpm_parser__fail(p, -ENOENT, pos, s, len,
 			"%s: the tracefs root %s has no events/ directory", lead, root);
 	return 0;
+}
+
+int hpm_parser__tracepoint_unknown(struct hpm_parser *p, const char *s, size_t len, size_t pos)
+{
+	const char *root = hpm__ctx_tracefs(p->list->ctx);
+	const char *colon = memchr(s, ':', len), *end;
+	char sys[128], word[256], path[PATH_MAX], full[256];
+	char **evs = NULL;
+	size_t nevs = 0, slen, nlen;
+	struct hpm_suggest sg;
+	struct stat st;
+
+	if (!root || !colon)
+		return 0;
+	slen = (size_t)(colon - s);
+	end = memchr(colon + 1, ':', len - slen - 1);
+	nlen = (size_t)((end ? end : s + len) - (colon + 1));
+	if (!slen || !nlen || slen >= sizeof(sys) || slen + 1 + nlen >= sizeof(word) ||
+	    hpm__is_wildcard(s, slen + 1 + nlen))
+		return 0;
+	snprintf(sys, sizeof(sys), "%.*s", (int)slen, s);
+	/* a subsystem that is none ('..', 'a/b') or that tracefs lacks: the
+	 * name may be meant as anything, and the caller says so */
+	if (strchr(sys, '/') || sys[0] == '.' ||
+	    hpm__path(path, sizeof(path), root, "events/%s", sys) || stat(path, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	/* the subsystem is there, so a tracepoint was meant: its closest
+	 * names, written whole for the user to copy */
+	snprintf(word, sizeof(word), "%.*s", (int)(slen + 1 + nlen), s);
+	hpm_suggest__init(&sg, word, nlen <= 4 ? 2 : (unsigned)(nlen / 3 + 1),
+			  HPM_SUGGEST_WHOLE);
+	if (hpm__list_dir(path, true, &evs, &nevs) == 0) {
+		for (size_t i = 0; i < nevs; i++) {
+			snprintf(full, sizeof(full), "%s:%s", sys, evs[i]);
+			hpm_suggest__offer(&sg, full);
+		}
+		hpm__free_names(evs, nevs);
+	}
+	hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
+	return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
+		"unknown tracepoint '%s': the subsystem %s has no tracepoint '%.*s' (%s; "
+		"'hpmon list tracepoint' lists them)", word, sys, (int)nlen, colon + 1, path);
 }
 
 int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,

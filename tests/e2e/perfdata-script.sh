@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # hpmon script against perf script on the same perf.data, line for line;
-# -F as perf's; its -g output in the form FlameGraph's stackcollapse-perf.pl
-# reads (a checker of that form below), folding to what hpmon report
-# --folded says; and hpmon's own profiles.
+# -F as perf's; --call-graph dwarf stacks as perf shows them; its -g
+# output in the form FlameGraph's stackcollapse-perf.pl reads (a checker
+# of that form below), folding to what hpmon report --folded says; and
+# hpmon's own profiles.
 . "$(dirname "$0")/lib.sh"
 
 command -v perf >/dev/null || skip "perf is not installed (linux-perf)"
@@ -148,6 +149,25 @@ if any(b.get(k, 0) < v for k, v in a.items()) or more > nr_edge or \
             print(a.get(k), b.get(k), k)
     sys.exit(1)
 EOF
+
+# 2b. --call-graph dwarf: perf unwinds the copied stack with libdw and
+# shows each caller past the first user frame as the call's last byte (its
+# return address less one), the kernel's frames as the kernel gave them;
+# hpmon script unwinds the same copy and shows them as perf does. The
+# workload's own frames, line for line (perf also adds DWARF's inlined
+# frames, "(inlined)", in libc and ld.so, which hpmon script does not).
+prec --call-graph dwarf -e task-clock -o "$P/d.data" -- "$WORKLOADS/calltree" 20000000 ||
+	fail "perf record --call-graph dwarf: $(cat "$P/perf.err")"
+own() { grep -E '^$|^[^[:space:]]|/calltree\)$' "$1"; }
+perf script -i "$P/d.data" >"$P/perf.txt" 2>/dev/null
+hpm_ok script -i "$P/d.data"
+own "$P/perf.txt" >"$P/perf-own.txt"
+own "$E2E_TMP/out" >"$P/hpm-own.txt"
+expect_grep "dwarf: tree_a as tree_b's caller" '^	 +[0-9a-f]+ tree_a\+0x[0-9a-f]+ \(.*/calltree\)$' \
+	"$P/perf-own.txt"
+diff "$P/perf-own.txt" "$P/hpm-own.txt" >"$P/diff" ||
+	fail "hpmon script's dwarf stacks differ from perf script's in the workload's frames:
+$(head -20 "$P/diff")"
 
 # 3. hpmon's own profiles: the same layout, the CPU (hpmon records it).
 hpm_ok record -q -e task-clock -o "$P/h.prof" -- "$WORKLOADS/ratio" 10000000

@@ -17,3 +17,10 @@ expect_in "first loop's line" 72 78 "$a"
 expect_in "second loop's line" 22 28 "$b"
 hpm_ok report -i "$E2E_TMP/l.prof" --lines
 expect_grep "line column" "lines.c:$la +two_loops +lines\$" "$E2E_TMP/out"
+# perf's sort key names: srcline is line, symbol is sym, the same rows
+hpm_ok report -i "$E2E_TMP/l.prof" --sort line,sym
+cp "$E2E_TMP/out" "$E2E_TMP/line-sym"
+expect_grep "--sort line,sym" "^ +[0-9]+ +[0-9.]+% +[0-9.]+% +lines.c:$la +two_loops\$" "$E2E_TMP/line-sym"
+hpm_ok report -i "$E2E_TMP/l.prof" --sort srcline,symbol
+diff "$E2E_TMP/line-sym" "$E2E_TMP/out" >/dev/null ||
+	fail "--sort srcline,symbol differs from --sort line,sym: $(diff "$E2E_TMP/line-sym" "$E2E_TMP/out" | head)"

@@ -41,6 +41,10 @@ expect_no_grep "stripped: no work6" ' work6 ' "$E2E_TMP/out"
 expect_grep "stripped: said why" 'ratio +[0-9]+ of [0-9]+ samples: the file has no symbol table' "$E2E_TMP/out"
 report_json "$E2E_TMP/s.prof" --debug-dir "$E2E_TMP/debug"
 expect_in "work6 from the debug file" 57 63 "$(pct work6)"
+hpm_ok script -i "$E2E_TMP/s.prof" -G -F ip,sym
+expect_no_grep "script, stripped: no work6" ' work6$' "$E2E_TMP/out"
+hpm_ok script -i "$E2E_TMP/s.prof" -G -F ip,sym --debug-dir "$E2E_TMP/debug"
+expect_grep "script: work6 from the debug file" ' work6$' "$E2E_TMP/out"
 report_json "$E2E_TMP/s.prof" --debug-dir "$E2E_TMP/debug" --lines
 expect_eq "source lines from the debug file" True \
 	"$(json "$E2E_TMP/rep.json" "any(r['line'].startswith('ratio.c:') for r in j['rows'])")"

@@ -60,6 +60,11 @@ hpm_ok report -i "$E2E_TMP/s.prof" --folded
 expect_grep "folded: main, then the spinner" ';main;hpm::Spinner<long>::spin\(long\) 1$' "$E2E_TMP/out"
 hpm_ok report -i "$E2E_TMP/s.prof" --folded --no-demangle
 expect_grep "folded --no-demangle" ";main;$spin 1\$" "$E2E_TMP/out"
+# script, as perf script: demangled, or the symbol table's name
+hpm_ok script -i "$E2E_TMP/s.prof" -G -F ip,sym
+expect_grep "script: the demangled name" ' hpm::Spinner<long>::spin\(long\)$' "$E2E_TMP/out"
+hpm_ok script -i "$E2E_TMP/s.prof" -G -F ip,sym --no-demangle
+expect_grep "script --no-demangle: the symbol table's name" " $spin\$" "$E2E_TMP/out"
 for name in "$dspin" 'hpm::Spinner<long>::spin'; do
 	hpm_ok annotate -i "$E2E_TMP/s.prof" --no-source "$name"
 	expect_grep "annotate '$name': its instructions" '^ +1 +100\.00% ' "$E2E_TMP/out"

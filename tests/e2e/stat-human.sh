@@ -31,6 +31,11 @@ hpm_ok stat -e page-faults -- "$WORKLOADS/pages" 2000
 expect_grep "thousands separator" '^ +[0-9],[0-9]{3} +page-faults' "$E2E_TMP/err"
 hpm_ok stat --no-big-num -e page-faults -- "$WORKLOADS/pages" 2000
 expect_grep "--no-big-num" '^ +[0-9]{4} +page-faults' "$E2E_TMP/err"
+# perf's -B (--big-num): the default, and the last of the two wins
+hpm_ok stat --no-big-num -B -e page-faults -- "$WORKLOADS/pages" 2000
+expect_grep "--no-big-num -B" '^ +[0-9],[0-9]{3} +page-faults' "$E2E_TMP/err"
+hpm_ok stat --big-num --no-big-num -e page-faults -- "$WORKLOADS/pages" 2000
+expect_grep "--big-num --no-big-num" '^ +[0-9]{4} +page-faults' "$E2E_TMP/err"
 
 # Groups and modifiers are accepted (perf names the members of a group
 # without the group's modifier, so both names are fine).

@@ -5,7 +5,8 @@
  * term with '=' and no value, a hex prefix without digits, wildcards where
  * only tracepoints take them, and sysfs format files hpmon cannot use (a
  * PMU with more fields than it reads, a text it does not parse), named by
- * file. Over the recorded Skylake tree and a made-up one in a temporary
+ * file, and a tracepoint its subsystem lacks (with the closest names).
+ * Over the recorded Skylake tree and a made-up one in a temporary
  * directory.
  */
 #include <setjmp.h>
@@ -94,6 +95,21 @@ static const struct want skl_rows[] = {
 	{ W, "sched:nomatch_*", -HPM_ERR_UNKNOWN_EVENT, 0,
 	  "no tracepoint under " HPM_TEST_DATA "/tracefs/events matches 'sched:nomatch_*' (see "
 	  "'hpmon list tracepoint')", NULL },
+	/* a subsystem tracefs has, without that tracepoint: a tracepoint was
+	 * meant, and the message says which part is missing, with the closest */
+	{ W, "sched:sched_swich", -HPM_ERR_UNKNOWN_EVENT, 0,
+	  "unknown tracepoint 'sched:sched_swich': the subsystem sched has no tracepoint "
+	  "'sched_swich' (" HPM_TEST_DATA "/tracefs/events/sched; 'hpmon list tracepoint' "
+	  "lists them)", "sched:sched_switch" },
+	{ W, "faults,syscalls : sys_enter_opnat:u", -HPM_ERR_UNKNOWN_EVENT, 7,
+	  "unknown tracepoint 'syscalls:sys_enter_opnat': the subsystem syscalls has no "
+	  "tracepoint 'sys_enter_opnat' (" HPM_TEST_DATA "/tracefs/events/syscalls; 'hpmon list "
+	  "tracepoint' lists them)", "syscalls:sys_enter_openat, syscalls:sys_exit_openat" },
+	/* no such subsystem either: it may have been meant as any event */
+	{ W, "nosys:sched_switch", -HPM_ERR_UNKNOWN_EVENT, 0,
+	  "unknown event 'nosys:sched_switch': not a generic event, tracepoint, PMU alias or "
+	  "native event of this CPU", "" },
+	{ W, "..:sched_swich", -HPM_ERR_UNKNOWN_EVENT, 0, NULL, "" },
 };
 
 static void check(struct hpm_ctx *ctx, const struct want *w)

@@ -141,7 +141,7 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:d:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:d:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'd':
@@ -163,8 +163,12 @@ int cmd_annotate(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'h':
 			fputs(annotate_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			fprintf(stderr, "hpmon annotate: option '%s' needs a value\nSee 'hpmon annotate --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
 		default:
-			fprintf(stderr, "hpmon annotate: bad option '%s'\nSee 'hpmon annotate --help'.\n",
+			fprintf(stderr, "hpmon annotate: unknown option '%s'\nSee 'hpmon annotate --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}

@@ -131,7 +131,7 @@ int cmd_convert(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': in = optarg; break;
 		case 'o': out = optarg; break;
@@ -139,8 +139,12 @@ int cmd_convert(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'h':
 			fputs(convert_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			fprintf(stderr, "hpmon convert: option '%s' needs a value\nSee 'hpmon convert --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
 		default:
-			fprintf(stderr, "hpmon convert: bad option '%s'\nSee 'hpmon convert --help'.\n",
+			fprintf(stderr, "hpmon convert: unknown option '%s'\nSee 'hpmon convert --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}

@@ -243,7 +243,7 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jo:C:d:S:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jo:C:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'H': html = true; break;
@@ -275,8 +275,12 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'h':
 			fputs(diff_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			fprintf(stderr, "hpmon diff: option '%s' needs a value\nSee 'hpmon diff --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
 		default:
-			fprintf(stderr, "hpmon diff: bad option '%s'\nSee 'hpmon diff --help'.\n",
+			fprintf(stderr, "hpmon diff: unknown option '%s'\nSee 'hpmon diff --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}

@@ -231,7 +231,7 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+jx:o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jx:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'q': quiet = true; break;
@@ -248,9 +248,10 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 			fputs(merge_usage, stdout);
 			return HPM_EXIT_OK;
 		default:
-			fprintf(stderr, "hpmon merge: %s '%s'\nSee 'hpmon merge --help'.\n",
-				optopt == 'x' || optopt == 'o' ? "an option needs a value:" :
-				"unknown option",
+			fprintf(stderr, c == ':' ? "hpmon merge: option '%s' needs a value\n"
+						 "See 'hpmon merge --help'.\n"
+						 : "hpmon merge: unknown option '%s'\n"
+						   "See 'hpmon merge --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}

@@ -197,7 +197,7 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:s:gM:o:c:d:S:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:s:gM:o:c:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 's': sort = optarg; break;
@@ -251,9 +251,9 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'h':
 			fputs(report_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				return usage_error("option '%s' needs a value", argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}

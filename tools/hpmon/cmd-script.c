@@ -19,7 +19,7 @@
 #include "report/table.h"
 
 static const char script_usage[] =
-	"usage: hpmon script [-i FILE] [-F FIELDS] [-G]\n"
+	"usage: hpmon script [-i FILE] [-F FIELDS] [-G] [--no-demangle] [--debug-dir DIR]\n"
 	"\n"
 	"Print every sample of a profile (hpmon's, or a perf.data file) as perf\n"
 	"script does: comm tid [cpu] time: period event: ip sym+off (dso), and\n"
@@ -30,6 +30,8 @@ static const char script_usage[] =
 	"                     symoff,dso,period; +FIELD and -FIELD add to and take\n"
 	"                     from the default\n"
 	"  -G, --hide-call-graph  no stacks\n"
+	"      --no-demangle  C++ and Rust names as the symbol table has them\n"
+	"      --debug-dir DIR  separate debug files (default /usr/lib/debug)\n"
 	"  -h, --help         this help\n"
 	"\n"
 	"See docs/hpmon-script.md.\n";
@@ -48,6 +50,8 @@ static const struct {
 	{ "time", F_TIME }, { "event", F_EVENT }, { "ip", F_IP }, { "sym", F_SYM },
 	{ "symoff", F_SYMOFF }, { "dso", F_DSO }, { "period", F_PERIOD },
 };
+
+enum { OPT_NO_DEMANGLE = 256, OPT_DEBUG_DIR };
 
 /* perf script's default fields; the CPU when the samples carry it. */
 #define F_DEFAULT (F_COMM | F_TID | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
@@ -128,7 +132,7 @@ static void put_frame(struct script *sc, struct rep *r, const struct hpm_sample 
 
 /* One line (and its stack) of sample @s as event @ev with @period. */
 static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample *s, uint32_t ev,
-		      uint64_t period, const char *comm)
+		      uint64_t period, const char *comm, bool unwound)
 {
 	const struct hpm_profile_event *e = &r->meta.events[ev];
 	FILE *o = sc->out;
@@ -165,11 +169,19 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 	struct rep_chain_it it = { 0 };
 	enum hpm_mode mode;
 	uint64_t ip;
+	bool caller = false;
 	if (!rep_chain_ok(s))
 		put_frame(sc, r, s, s->ip, s->mode, true);
 	else
-		while (rep_chain_next(s, &it, &ip, &mode))
-			put_frame(sc, r, s, ip, mode, true);
+		while (rep_chain_next(s, &it, &ip, &mode)) {
+			/* as perf script: a caller in a stack unwound from its
+			 * copy is the call's last byte (libdw's pc - 1 past the
+			 * first frame), one in a chain the kernel walked is the
+			 * return address itself */
+			bool back = unwound && mode == HPM_MODE_USER && caller && ip;
+			put_frame(sc, r, s, back ? ip - 1 : ip, mode, true);
+			caller |= unwound && mode == HPM_MODE_USER;
+		}
 	fputc('\n', o);
 	return ferror(o) ? -1 : 0;
 }
@@ -211,14 +223,14 @@ static int one_sample(struct rep *r, const struct hpm_sample *s0, const char *co
 	if (sc->stacks && rep_unwind(r, s0, &unwound, sc->chain))
 		s = &unwound;
 	if (!(e->sample_type & PERF_SAMPLE_READ) || e->group_size < 2 || !s->nr_values)
-		return put_sample(sc, r, s, s->ev, s->period, comm);
+		return put_sample(sc, r, s, s->ev, s->period, comm, s != s0);
 	/* a group read at each sample: as perf script, a line for each member
 	 * whose count moved, with what it counted since as its period */
 	for (uint32_t m = 0; m < s->nr_values && m < e->group_size && s->ev + m < r->nr_ev; m++) {
 		uint64_t d = group_delta(sc, s, m);
 		if (d == UINT64_MAX)
 			return -ENOMEM;
-		if (d && put_sample(sc, r, s, s->ev + m, d, comm))
+		if (d && put_sample(sc, r, s, s->ev + m, d, comm, s != s0))
 			return -1;
 	}
 	return 0;
@@ -230,6 +242,8 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		{ "input", required_argument, NULL, 'i' },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
+		{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+		{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -242,7 +256,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:F:Gh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:F:Gh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i': o.input = optarg; break;
 		case 'F':
@@ -251,11 +265,17 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 			explicit = optarg[0] != '+' && optarg[0] != '-';
 			break;
 		case 'G': sc.stacks = false; break;
+		case OPT_NO_DEMANGLE: o.no_demangle = true; break;
+		case OPT_DEBUG_DIR: o.debug_dir = optarg; break;
 		case 'h':
 			fputs(script_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			fprintf(stderr, "hpmon script: option '%s' needs a value\nSee 'hpmon script --help'.\n",
+				argv[optind - 1]);
+			return HPM_EXIT_USAGE;
 		default:
-			fprintf(stderr, "hpmon script: bad option '%s'\nSee 'hpmon script --help'.\n",
+			fprintf(stderr, "hpmon script: unknown option '%s'\nSee 'hpmon script --help'.\n",
 				argv[optind - 1]);
 			return HPM_EXIT_USAGE;
 		}

@@ -41,6 +41,7 @@ static const char stat_usage[] =
 	"  -o, --output FILE      write the counts to FILE instead of stderr\n"
 	"      --append           append to the -o FILE\n"
 	"      --trace            print thread and process start, exec and exit with counts\n"
+	"  -B, --big-num          thousands separators (the default; as perf's -B)\n"
 	"      --no-big-num       no thousands separators\n"
 	"      --no-merge         one line per uncore PMU instance instead of their sum\n"
 	"      --mux WHO          when the hardware events do not fit the counters:\n"
@@ -111,6 +112,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "big-num", no_argument, NULL, 'B' },
 		{ "no-big-num", no_argument, NULL, OPT_NO_BIG },
 		{ "no-merge", no_argument, NULL, OPT_NO_MERGE },
 		{ "mux", required_argument, NULL, OPT_MUX },
@@ -133,7 +135,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* ':' first: a missing value is ':', told apart from an unknown option */
-	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:B", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (count_args_event("stat", o->events, sizeof(o->events),
@@ -170,6 +172,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'o': o->output = optarg; break;
 		case OPT_APPEND: o->append = true; break;
 		case OPT_TRACE: o->trace = true; break;
+		case 'B': o->no_big_num = false; break; /* the last of -B and --no-big-num wins */
 		case OPT_NO_BIG: o->no_big_num = true; break;
 		case OPT_NO_MERGE: o->no_merge = true; break;
 		case OPT_MUX:

@@ -95,7 +95,9 @@ int rep_parse_sort(const char *s, enum sort_key *keys, size_t *nr, char *bad, si
 	for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		size_t k;
 		for (k = 0; k < SK_MAX; k++)
-			if (!strcmp(t, rep_key_names[k]) || (k == SK_SYM && !strcmp(t, "symbol")))
+			/* perf's names too: symbol, srcline */
+			if (!strcmp(t, rep_key_names[k]) || (k == SK_SYM && !strcmp(t, "symbol")) ||
+			    (k == SK_LINE && !strcmp(t, "srcline")))
 				break;
 		if (k == SK_MAX) {
 			snprintf(bad, len, "%s", t);
