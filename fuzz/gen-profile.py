@@ -15,6 +15,8 @@ Shapes:
   pids      every sample of a new process with no mapping (one row per
             process with --sort pid)
   ips       every sample at a new unmapped address (one symbol each)
+  graph     every sample at a new unmapped address, called from another
+            new one: two symbols and a call-graph edge each
   mmaps     N executable mappings of one process, then N samples: every
             lookup walks the mappings
   rows      N samples spread over --rows distinct addresses of one mapped file
@@ -153,6 +155,25 @@ class Writer:
         self.add(bytes([tag]) + rec)
         self.flush()
 
+    def sample_called(self, pid, ip, caller):
+        """A user-mode sample of @pid at @ip called from @caller, every
+        field given (nothing taken from the sample before but the ip the
+        delta is from)."""
+        if self.first:
+            self.ip = 0
+        tag = TAG_SAMPLE | SF_TASK | SF_CPUEV | SF_PERIOD | SF_MODE
+        rec = var(pid) + var(pid) + var(0) + var(0) + var(1000) + bytes([2])
+        rec += zz(1) + zz(ip - self.ip)
+        rec += var(3) + var(0)
+        prev = ip
+        for e in ((1 << 64) - 512, ip, caller):  # the user part's marker, then the chain
+            d = (e - prev) & 0xFFFFFFFFFFFFFFFF
+            rec += zz(d - (1 << 64) if d >= 1 << 63 else d)
+            prev = e
+        self.first = False
+        self.pid, self.ip = pid, ip
+        self.add(bytes([tag]) + rec)
+
     def emit(self, kind, raw, nrec):
         self.raw_bytes += len(raw)
         codec, payload = 0, bytes(raw)
@@ -184,7 +205,7 @@ def mmap_rec(pid, start, length, name, time=0):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows",
-                                      "chainends"])
+                                      "chainends", "graph"])
     ap.add_argument("out")
     ap.add_argument("--samples", type=int, default=200000)
     ap.add_argument("--chunk", type=int, default=1 << 20)
@@ -199,11 +220,11 @@ def main():
     a = ap.parse_args()
 
     st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
-    if a.shape in ("chains", "chainends"):
+    if a.shape in ("chains", "chainends", "graph"):
         st |= SAMPLE_CALLCHAIN
     with open(a.out, "wb") as f:
         w = Writer(f, a.chunk, a.stored)
-        w.header(meta(st, 1 if a.shape in ("chains", "chainends") else 0))
+        w.header(meta(st, 1 if a.shape in ("chains", "chainends", "graph") else 0))
         chain = 4096 if a.shape == "chains" else 0
         if a.shape in ("unmapped", "chains"):
             # time +1, ip +0: 3 bytes a sample (5 with the chain's n and k)
@@ -215,6 +236,9 @@ def main():
         elif a.shape == "ips":
             for i in range(a.samples):
                 w.sample(100, 0x400000 + i)
+        elif a.shape == "graph":
+            for i in range(a.samples):
+                w.sample_called(100, 0x400000 + 16 * i, 0x40000000 + 16 * i)
         elif a.shape == "chainends":
             base, user, bad = 0x400000, (1 << 64) - 512, (1 << 64) - 1
             leaf, caller, outer = (base + int(x, 0) for x in a.ips.split(","))
