@@ -18,23 +18,9 @@
 #include <unistd.h>
 
 #include <hpmon/symcache.h>
+#include "fuzz-file.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 static int fuzz_one(const uint8_t *data, size_t size);
-
-static char dir[] = "/tmp/hpmon-fuzz-symcache.XXXXXX";
-static char in[4096], out[4096];
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	if (!mkdtemp(dir))
-		abort();
-	snprintf(in, sizeof(in), "%s/in", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	return 0;
-}
 
 static void check_str(const char *s)
 {
@@ -70,14 +56,9 @@ static void probe(const struct hpm_symcache *c, uint64_t off)
 
 static int fuzz_one(const uint8_t *data, size_t size)
 {
-	int fd = open(in, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		abort();
-	if (size && write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fuzz_write_in(data, size);
 
-	struct hpm_symcache *c = hpm_symcache__load(in);
+	struct hpm_symcache *c = hpm_symcache__load(fuzz_in);
 	if (!c) {
 		if (errno != EBADMSG)
 			__builtin_trap(); /* the file is ours, regular: only its bytes are wrong */
@@ -109,15 +90,15 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	struct hpm_symcache_entry e = { 0x1234, HPM_SYM_DEMANGLE, 0x1234, "f", 0, 0, NULL, NULL, 0 };
 	if (hpm_symcache__add(fresh, &e))
 		__builtin_trap();
-	int rc = hpm_symcache__save(fresh, c, out);
+	int rc = hpm_symcache__save(fresh, c, fuzz_out);
 	if (!rc) {
-		struct hpm_symcache *back = hpm_symcache__load(out);
+		struct hpm_symcache *back = hpm_symcache__load(fuzz_out);
 		if (!back || hpm_symcache__count(back) > hpm_symcache__count(c) + 1 ||
 		    hpm_symcache__lookup(back, 0x1234, HPM_SYM_DEMANGLE, &e, NULL) ||
 		    strcmp(e.name, "f"))
 			__builtin_trap();
 		hpm_symcache__free(back);
-		unlink(out);
+		unlink(fuzz_out);
 	} else if (rc != -EFBIG) {
 		__builtin_trap();
 	}

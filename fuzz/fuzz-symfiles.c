@@ -19,24 +19,11 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
+#include "fuzz-file.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 static int fuzz_one(const uint8_t *data, size_t size);
 
-static char dir[] = "/tmp/hpmon-fuzz-symfiles.XXXXXX";
-static char in[4096], out[4096];
 static const char key[] = "boot 1234 release 6.1";
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	if (!mkdtemp(dir))
-		abort();
-	snprintf(in, sizeof(in), "%s/in", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	return 0;
-}
 
 static void check_name(const char *s)
 {
@@ -82,15 +69,10 @@ static int fuzz_one(const uint8_t *data, size_t size)
 	unsigned mode = data[0] % 3;
 	data++;
 	size--;
-	int fd = open(in, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		abort();
-	if (size && write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fuzz_write_in(data, size);
 
 	if (mode == 0) {
-		struct hpm_kallsyms *k = hpm_kallsyms__load_saved(in, key);
+		struct hpm_kallsyms *k = hpm_kallsyms__load_saved(fuzz_in, key);
 		if (!k) {
 			if (errno != EBADMSG)
 				__builtin_trap(); /* the file is ours, regular: only its bytes are wrong */
@@ -99,22 +81,22 @@ static int fuzz_one(const uint8_t *data, size_t size)
 		probe_k(k, data, size);
 		hpm_kallsyms__free(k);
 	} else if (mode == 1) {
-		struct hpm_kallsyms *k = hpm_kallsyms__load(in);
+		struct hpm_kallsyms *k = hpm_kallsyms__load(fuzz_in);
 		if (!k)
 			return 0;
 		probe_k(k, data, size);
 		/* saved and read back: the same answers inside the core kernel */
-		if (!hpm_kallsyms__save(k, out, key)) {
-			struct hpm_kallsyms *back = hpm_kallsyms__load_saved(out, key);
+		if (!hpm_kallsyms__save(k, fuzz_out, key)) {
+			struct hpm_kallsyms *back = hpm_kallsyms__load_saved(fuzz_out, key);
 			if (!back)
 				__builtin_trap();
 			probe_k(back, data, size);
 			hpm_kallsyms__free(back);
-			unlink(out);
+			unlink(fuzz_out);
 		}
 		hpm_kallsyms__free(k);
 	} else {
-		struct hpm_jitmap *m = hpm_jitmap__load(in);
+		struct hpm_jitmap *m = hpm_jitmap__load(fuzz_in);
 		if (!m)
 			return 0;
 		probe_j(m, data, size);
