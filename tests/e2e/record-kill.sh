@@ -34,11 +34,11 @@ expect_in "work6 share so far" 50 100 "$(pct work6)"
 # every user-space sample is in the workload's functions but for a few of
 # the start-up (the loader, main); the others are kernel samples: the
 # interrupts taken while the workload ran, about 0.5 % on an idle machine,
-# 3.1 % seen at load 10, more the busier the machine's devices are, so
-# they are bounded apart, loosely: a reader that misfiled user samples as
-# kernel ones would show there
+# 3.1 % seen at load 10, 10 to 17 % while a compiler ran beside, more the
+# busier the machine's devices are, so they are bounded apart, loosely: a
+# reader that misfiled user samples as kernel ones would show there
 user=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('dso') != '[kernel.kallsyms]')")
 work=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('sym') in ('work6', 'work3', 'work1'))")
 note "$work samples in the workload's functions, $user in user space, of $n"
 expect_in "user-space samples outside the workload's functions" 0 20 "$((user - work))"
-expect_in "kernel samples, percent" 0 10 "$(python3 -c "print(100 * ($n - $user) / $n)")"
+expect_in "kernel samples, percent" 0 30 "$(python3 -c "print(100 * ($n - $user) / $n)")"
