@@ -127,11 +127,13 @@ static int report(struct hpm_dso *d, const char *path)
 		d->dwfl = NULL;
 		return -EBADMSG;
 	}
-	const unsigned char *bits;
+	const unsigned char *bits = NULL;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(d->mod, &bits, &vaddr);
 	d->build_id_len = n > 0 ? ((size_t)n < sizeof(d->build_id) ? (size_t)n : sizeof(d->build_id)) : 0;
-	memcpy(d->build_id, bits, d->build_id_len);
+	/* an object without a build id leaves @bits unset */
+	if (d->build_id_len)
+		memcpy(d->build_id, bits, d->build_id_len);
 	return 0;
 }
 
