@@ -26,3 +26,11 @@ perf_pct() {
 	perf report -i "$1" --stdio --sort sym 2>/dev/null |
 		awk -v s="$2" '$NF == s { gsub("%", "", $1); print $1; f = 1 } END { if (!f) print 0 }'
 }
+
+# tl_total FILE EVENT LABEL: the total of LABEL's line under EVENT in the
+# text of report --timeline (empty when there is none)
+tl_total() {
+	awk -v ev="$2" -v lb="$3" '
+		/^[^ #]/ { cur = $1 }
+		cur == ev && $1 == lb { for (i = 1; i < NF; i++) if ($i == "total") print $(i + 1) }' "$1"
+}

@@ -20,13 +20,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
-# tl_total FILE EVENT LABEL: the total of LABEL's line under EVENT in the
-# text of report --timeline (empty when there is none)
-tl_total() {
-	awk -v ev="$2" -v lb="$3" '
-		/^[^ #]/ { cur = $1 }
-		cur == ev && $1 == lb { for (i = 1; i < NF; i++) if ($i == "total") print $(i + 1) }' "$1"
-}
 # tl_labels FILE EVENT: the lines' labels under EVENT
 tl_labels() {
 	awk -v ev="$2" '/^[^ #]/ { cur = $1; next } cur == ev && $0 ~ /total/ { print $1 }' "$1"

@@ -13,13 +13,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
-# tl_total FILE EVENT LABEL: the total of LABEL's line under EVENT in the
-# text of report --timeline (empty when there is none)
-tl_total() {
-	awk -v ev="$2" -v lb="$3" '
-		/^[^ #]/ { cur = $1 }
-		cur == ev && $1 == lb { for (i = 1; i < NF; i++) if ($i == "total") print $(i + 1) }' "$1"
-}
 # tid_samples TID: the samples of thread TID in $E2E_TMP/rep.json
 tid_samples() {
 	json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r['tid'] == $1)"

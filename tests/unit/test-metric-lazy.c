@@ -23,6 +23,7 @@
 #include <hpmon/metric.h>
 #include "core/data-internal.h"
 #include "metrics/metric-internal.h"
+#include "metric-software.h"
 
 #define SOFTWARE_FILE "data/metrics-software.txt"
 
@@ -37,27 +38,6 @@ static struct hpm_ctx *ctx_for(const char *tree)
 static bool from_software_file(const struct hpm_metric *m)
 {
 	return !strncmp(hpm_metric__origin(m), SOFTWARE_FILE, strlen(SOFTWARE_FILE));
-}
-
-/* Does every event @m counts resolve, to software events only? */
-static bool counts_software_only(struct hpm_ctx *ctx, const struct hpm_metricset *ms,
-				 const struct hpm_metric *m)
-{
-	const char *names[HPM_EXPR_MAX_INPUTS];
-	int n = hpm_metricset__leaves(ms, m, names, HPM_EXPR_MAX_INPUTS);
-
-	if (n <= 0)
-		return false;
-	for (int i = 0; i < n; i++) {
-		struct hpm_evlist *l = NULL;
-		bool sw = hpm_evlist__parse(ctx, names[i], &l, NULL) == 0;
-		for (size_t k = 0; sw && k < hpm_evlist__count(l); k++)
-			sw = hpm_event__attr(hpm_evlist__event(l, k))->type == PERF_TYPE_SOFTWARE;
-		hpm_evlist__free(l);
-		if (!sw)
-			return false;
-	}
-	return true;
 }
 
 static void test_software_file_holds_them(void **state)

@@ -25,6 +25,7 @@
 #include <hpmon/event.h>
 #include <hpmon/metric.h>
 #include "metrics/metric-internal.h" /* hpm_metricset__leaves */
+#include "metric-software.h"
 
 /* The figures stat computes itself: the metric, the clock it divides. */
 static const struct {
@@ -64,27 +65,6 @@ static int direct_index(const char *name)
 		if (!strcmp(direct[i].metric, name))
 			return (int)i;
 	return -1;
-}
-
-/* Does every event @m counts resolve, to software events only? */
-static bool counts_software_only(struct hpm_ctx *ctx, const struct hpm_metricset *ms,
-				 const struct hpm_metric *m)
-{
-	const char *names[HPM_EXPR_MAX_INPUTS];
-	int n = hpm_metricset__leaves(ms, m, names, HPM_EXPR_MAX_INPUTS);
-
-	if (n <= 0)
-		return false;
-	for (int i = 0; i < n; i++) {
-		struct hpm_evlist *l = NULL;
-		bool sw = hpm_evlist__parse(ctx, names[i], &l, NULL) == 0;
-		for (size_t k = 0; sw && k < hpm_evlist__count(l); k++)
-			sw = hpm_event__attr(hpm_evlist__event(l, k))->type == PERF_TYPE_SOFTWARE;
-		hpm_evlist__free(l);
-		if (!sw)
-			return false;
-	}
-	return true;
 }
 
 /* Of the default group, only the two clock figures count software alone. */

@@ -15,15 +15,9 @@
 #pragma GCC optimize("no-omit-frame-pointer")
 #include <stdlib.h>
 
-volatile unsigned long sink;
+#include "spin.h"
 
-#define SPIN(n)                                                    \
-	do {                                                       \
-		unsigned long x_ = sink;                           \
-		for (unsigned long i_ = 0; i_ < (n); i_++)         \
-			x_ = x_ * 2862933555777941757ul + i_;      \
-		sink = x_;                                         \
-	} while (0)
+volatile unsigned long sink;
 
 /* Leaf functions get no frame of their own even with frame pointers on,
  * so a walk from a sample in one would skip its caller: each worker calls

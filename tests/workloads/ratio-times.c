@@ -18,15 +18,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-volatile unsigned long sink;
+#include "spin.h"
 
-#define SPIN(n)                                                    \
-	do {                                                       \
-		unsigned long x_ = sink;                           \
-		for (unsigned long i_ = 0; i_ < (n); i_++)         \
-			x_ = x_ * 2862933555777941757ul + i_;      \
-		sink = x_;                                         \
-	} while (0)
+volatile unsigned long sink;
 
 static unsigned long parts[3] = { 6, 3, 1 };
 

@@ -17,15 +17,9 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 
-volatile unsigned long sink;
+#include "spin.h"
 
-#define SPIN(n)                                                    \
-	do {                                                       \
-		unsigned long x_ = sink;                           \
-		for (unsigned long i_ = 0; i_ < (n); i_++)         \
-			x_ = x_ * 2862933555777941757ul + i_;      \
-		sink = x_;                                         \
-	} while (0)
+volatile unsigned long sink;
 
 __attribute__((noinline, used)) void spin_a(unsigned long k) { SPIN(k); }
 __attribute__((noinline, used)) void spin_b(unsigned long k) { SPIN(k); }

@@ -17,15 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-volatile unsigned long sink;
+#include "spin.h"
 
-#define SPIN(n)                                                    \
-	do {                                                       \
-		unsigned long x_ = sink;                           \
-		for (unsigned long i_ = 0; i_ < (n); i_++)         \
-			x_ = x_ * 2862933555777941757ul + i_;      \
-		sink = x_;                                         \
-	} while (0)
+volatile unsigned long sink;
 
 static unsigned long n;
 
