@@ -8,9 +8,21 @@
 # To run one by hand from a build directory B:
 #   HPMON=B/hpmon WORKLOADS=B/tests/workloads bash tests/e2e/stat-exit.sh
 #
-# A test exits 0 when it passes and non-zero after printing what it
-# expected and what it got. It says "SKIP: why" and exits 0 only where the
-# machine cannot run it at all (see skip()).
+# A test exits 0 when it passes and 1 after printing what it expected and
+# what it got. Where the machine cannot run it at all it calls
+#   skip "why, and what would make it run"
+# which prints "SKIP: NAME: why", appends "e2e/NAME: why" to the file named
+# by $HPM_SKIP_LOG (scripts/check sets it and lists every skip with its
+# reason) and exits 77: CTest's SKIP_RETURN_CODE, so the test is counted
+# as skipped, never as passed. Exit 77 means "skipped" and nothing else:
+# a check that fails still fails the test (exit 1), even after a skip
+# would have applied.
+# Called inside a subshell ( ... ), $( ... ) or retry, skip ends only
+# that subshell (as fail does): call it at the test's top level.
+#
+# Every hpmon run is bounded by E2E_TIMEOUT seconds (see below): by
+# default 60 s times max(1, load average / CPUs), measured when the test
+# starts, so a loaded machine slows a test down instead of failing it.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	echo "lib.sh holds the helpers of the e2e tests; source it from one"
@@ -28,9 +40,15 @@ fail() {
 	exit 1
 }
 
+# skip WHY...: this machine cannot run the test (see the top of this file).
 skip() {
-	echo "SKIP: $E2E_NAME: $*"
-	exit 0
+	local why="$*"
+	why=${why//$'\n'/ }
+	echo "SKIP: $E2E_NAME: $why"
+	if [ -n "${HPM_SKIP_LOG:-}" ]; then
+		printf 'e2e/%s: %s\n' "$E2E_NAME" "$why" >>"$HPM_SKIP_LOG" || true
+	fi
+	exit 77
 }
 
 note() {
@@ -60,8 +78,17 @@ e2e_cleanup() {
 }
 trap e2e_cleanup EXIT
 
-# No test may hang CTest: every hpmon run is bounded.
-E2E_TIMEOUT=${E2E_TIMEOUT:-30}
+# No test may hang CTest: every hpmon run is bounded, by E2E_TIMEOUT
+# seconds when the environment (or the test, before its runs) sets it,
+# else by 60 s scaled by the load: 60 * max(1, loadavg1 / nproc). A test
+# that looks for a hang sets a short one itself.
+e2e_default_timeout() {
+	local n
+	n=$(nproc 2>/dev/null || echo 1)
+	awk -v n="$n" '{ f = $1 / n; if (f < 1) f = 1; printf "%d\n", 60 * f + 0.5 }' \
+		/proc/loadavg 2>/dev/null || echo 60
+}
+E2E_TIMEOUT=${E2E_TIMEOUT:-$(e2e_default_timeout)}
 
 # Without address-space randomisation a workload faults exactly the same
 # pages in every run: stack, heap and libraries land at the same addresses.
