@@ -32,6 +32,23 @@ extern "C" {
 
 enum hpm_tristate { HPM_UNKNOWN = -1, HPM_NO = 0, HPM_YES = 1 };
 
+/*
+ * Hardware breakpoints, as measured on this host: a breakpoint of the
+ * kind on a known place of the library's own (a function it calls, a
+ * variable it writes), the place used a few times, the count read. Some
+ * hosts open breakpoints and never count them (perf's mem:ADDR:x counts 0
+ * there too); hpmon then counts exec: events with uprobes and refuses
+ * mem: events and ':bp', saying why.
+ */
+enum hpm_bp_kind { HPM_BP_EXEC, HPM_BP_DATA };
+struct hpm_bp_fact {
+	enum hpm_tristate fires;  /* YES: every use counted; NO: opened, and
+				     counted fewer; UNKNOWN: not measured or
+				     could not be opened (err) */
+	int err;                  /* 0, or -errno of the breakpoint's open */
+	unsigned counted, used;   /* what the probe counted of its uses */
+};
+
 /* Where a PMU's counter count came from. */
 enum hpm_counters_source {
 	HPM_COUNTERS_NONE,    /* not a counting PMU (software, tracepoint ...) */
@@ -124,6 +141,11 @@ struct hpm_sysinfo {
 	char uprobe_events[256];     /* the tracefs file they are in, or "" */
 	int uprobe_leftovers_err;    /* 0, or -errno: why they could not be
 					listed (-EACCES: only root may) */
+
+	/* Hardware breakpoints: whether they fire here (measured only with
+	 * HPM_SYSINFO_PROBE_BREAKPOINTS; fires is UNKNOWN otherwise). */
+	struct hpm_bp_fact bp_exec;  /* on code (exec:, mem:ADDR:x) */
+	struct hpm_bp_fact bp_data;  /* on data (mem:ADDR:r/w/rw) */
 };
 
 /*
@@ -139,6 +161,10 @@ struct hpm_sysinfo {
 #define HPM_SYSINFO_LIVE 0x1u
 #define HPM_SYSINFO_PROBE_RDPMC 0x2u
 #define HPM_SYSINFO_PROBE_COUNTERS 0x4u
+/* HPM_SYSINFO_PROBE_BREAKPOINTS: put a breakpoint on code and one on data
+ * of the library's own, use each a few times and read what they counted
+ * (bp_exec, bp_data; implies LIVE). */
+#define HPM_SYSINFO_PROBE_BREAKPOINTS 0x8u
 
 struct hpm_sysinfo_opts {
 	size_t sz;      /* sizeof(struct hpm_sysinfo_opts) */
@@ -158,6 +184,15 @@ HPM_API void hpm_sysinfo__free(struct hpm_sysinfo *si);
 /* The PMU called @name, or NULL. */
 HPM_API const struct hpm_pmu_info *
 hpm_sysinfo__pmu(const struct hpm_sysinfo *si, const char *name);
+
+/*
+ * Whether hardware breakpoints of @kind fire on the running machine, as
+ * the context measured them (once, at the first need; the library asks
+ * the same before it puts an exec: event on a breakpoint). Never fails:
+ * what could not be measured is UNKNOWN with its err.
+ */
+HPM_API struct hpm_bp_fact hpm_sysinfo__breakpoints(const struct hpm_ctx *ctx,
+						    enum hpm_bp_kind kind);
 
 /*
  * hpm_sysinfo__probe flags. HPM_PROBE_USER_ONLY: count user mode only

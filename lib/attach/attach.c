@@ -25,6 +25,7 @@
 
 #include <hpmon/session.h>
 #include "attach/attach-internal.h"
+#include "core/breakpoints-internal.h"
 #include "core/tracefs-internal.h"
 #include "location/location-internal.h"
 #include "sys/perf.h"
@@ -32,6 +33,13 @@
 /* ---- what this machine and caller allow ---- */
 
 static void bp_probe_target(void) {}
+
+/* Breakpoints on code open here but never count: measured once per
+ * context (core/breakpoints.c). */
+static bool bp_silent(const struct hpm_ctx *ctx)
+{
+	return hpm__ctx_breakpoints(ctx, HPM_BP_EXEC)->fires == HPM_NO;
+}
 
 unsigned hpm__loc_bp_slots(void)
 {
@@ -86,6 +94,7 @@ struct loc_ev {
 	struct hpm_location loc;
 	struct hpm_loc_result res;
 	enum hpm_loc_mech mech;   /* chosen; AUTO until planned */
+	bool bp_silent;           /* a uprobe because breakpoints do not fire */
 	bool resolved;
 	bool opened;
 	uint64_t rt;              /* a breakpoint's runtime address */
@@ -127,6 +136,7 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 		"uprobes need root (hpmon defines them in tracefs, whose uprobe_events only "
 		"root may write)";
 	int first = 0;
+	char why[200];
 
 	for (size_t i = 0; i < list->nr; i++)
 		if (list->ev[i].attr.type == PERF_TYPE_BREAKPOINT && !v[i].is_loc &&
@@ -149,9 +159,19 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 				 "breakpoints count the threads of a process, not CPUs: use "
 				 "':uprobe' with -a");
 			err = -EINVAL;
+		} else if (m == HPM_LOC_BP && bp_silent(ctx)) {
+			hpm__bp_why(hpm__ctx_breakpoints(ctx, HPM_BP_EXEC), why, sizeof(why));
+			snprintf(e->msg, sizeof(e->msg), "%s: write ':uprobe' instead of ':bp' "
+				 "(or leave the mechanism out) to count it with a uprobe", why);
+			err = -EOPNOTSUPP;
 		} else {
-			if (m == HPM_LOC_AUTO)
+			if (m == HPM_LOC_AUTO) {
 				m = e->loc.ret || cpus || used >= slots ? HPM_LOC_UPROBE : HPM_LOC_BP;
+				if (m == HPM_LOC_BP && bp_silent(ctx)) {
+					m = HPM_LOC_UPROBE;
+					e->bp_silent = true;
+				}
+			}
 			if (m == HPM_LOC_UPROBE && have_uprobes < 0) {
 				have_uprobes = hpm__loc_uprobes_available(ctx);
 				uprobes = have_uprobes && hpm__loc_uprobes_allowed(ctx);
@@ -164,26 +184,42 @@ static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct
 				err = -ENOSPC;
 			} else if (m == HPM_LOC_BP) {
 				used++;
-			} else if (!have_uprobes && !hpm_ctx__tracefs_root(ctx)) {
-				snprintf(e->msg, sizeof(e->msg),
-					 "no uprobes: tracefs is not mounted, and only root may mount "
-					 "it (hpmon run as root mounts it itself): mount -t tracefs "
-					 "nodev /sys/kernel/tracing%s", e->loc.ret ? "" : ", or use ':bp'");
-				err = -ENODEV;
 			} else if (!have_uprobes) {
-				snprintf(e->msg, sizeof(e->msg),
-					 "no uprobes here: the kernel lacks CONFIG_UPROBE_EVENTS%s",
-					 e->loc.ret ? "" : "; use ':bp'");
+				/* ':bp' is advice only where a breakpoint can count it */
+				bool bp_ok = !e->loc.ret && !cpus && !bp_silent(ctx);
+				why[0] = '\0';
+				if (e->bp_silent)
+					hpm__bp_why(hpm__ctx_breakpoints(ctx, HPM_BP_EXEC), why,
+						    sizeof(why));
+				if (!hpm_ctx__tracefs_root(ctx))
+					snprintf(e->msg, sizeof(e->msg),
+						 "%s%sno uprobes: tracefs is not mounted, and only root "
+						 "may mount it (hpmon run as root mounts it itself): "
+						 "mount -t tracefs nodev /sys/kernel/tracing%s", why,
+						 why[0] ? ", and " : "", bp_ok ? ", or use ':bp'" : "");
+				else
+					snprintf(e->msg, sizeof(e->msg),
+						 "%s%sno uprobes here: the kernel lacks "
+						 "CONFIG_UPROBE_EVENTS%s", why, why[0] ? ", and " : "",
+						 bp_ok ? "; use ':bp'" : "");
 				err = -ENODEV;
 			} else if (!uprobes) {
-				if (e->loc.mech == HPM_LOC_AUTO && e->loc.ret)
+				if (e->bp_silent) {
+					hpm__bp_why(hpm__ctx_breakpoints(ctx, HPM_BP_EXEC), why,
+						    sizeof(why));
+					snprintf(e->msg, sizeof(e->msg), "%s, and %s", why, need_priv);
+				} else if (e->loc.mech == HPM_LOC_AUTO && e->loc.ret)
 					snprintf(e->msg, sizeof(e->msg),
 						 "counting returns needs a uprobe, and %s", need_priv);
 				else if (e->loc.mech == HPM_LOC_AUTO)
 					snprintf(e->msg, sizeof(e->msg),
 						 "no hardware breakpoint left (%u per thread) and %s",
 						 slots, need_priv);
-				else
+				else if (bp_silent(ctx)) {
+					hpm__bp_why(hpm__ctx_breakpoints(ctx, HPM_BP_EXEC), why,
+						    sizeof(why));
+					snprintf(e->msg, sizeof(e->msg), "%s; and %s", need_priv, why);
+				} else
 					snprintf(e->msg, sizeof(e->msg), "%s; use ':bp' (%u per thread)",
 						 need_priv, slots);
 				err = -EACCES;

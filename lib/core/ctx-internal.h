@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <hpmon/hpmon.h>
+#include <hpmon/sysinfo.h>
 
 struct hpm_ctx {
 	char *sysfs;            /* the roots, without a trailing '/' */
@@ -37,6 +38,11 @@ struct hpm_ctx {
 	int pmus_err;
 	struct hpm_pmu_ent *pmus; /* core PMUs first, then the rest, each sorted */
 	size_t nr_pmus;
+	/* Whether breakpoints fire, exec and data (core/breakpoints.c):
+	 * measured at the first need, under bp_lock. */
+	pthread_mutex_t bp_lock;
+	bool bp_measured[2];
+	struct hpm_bp_fact bp[2];
 	/* Last, and not zeroed by hpm_ctx__new: 8 KiB that a command with no
 	 * tracepoint never touches. Written when tracefs is looked for
 	 * (tracefs_looked), or given. */

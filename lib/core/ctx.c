@@ -91,6 +91,7 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 	memset(ctx, 0, offsetof(struct hpm_ctx, tracefs));
 	pthread_mutex_init(&ctx->pmu_lock, NULL);
 	pthread_mutex_init(&ctx->tracefs_lock, NULL);
+	pthread_mutex_init(&ctx->bp_lock, NULL);
 	if (HPM_OPTS_GET(opts, sysfs_root, NULL))
 		sysfs = opts->sysfs_root;
 	if (HPM_OPTS_GET(opts, procfs_root, NULL))
@@ -184,6 +185,7 @@ void hpm_ctx__free(struct hpm_ctx *ctx)
 	free(ctx->pmus);
 	pthread_mutex_destroy(&ctx->pmu_lock);
 	pthread_mutex_destroy(&ctx->tracefs_lock);
+	pthread_mutex_destroy(&ctx->bp_lock);
 	free(ctx->sysfs);
 	free(ctx->procfs);
 	free(ctx);

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/breakpoints-internal.h"
 #include "core/ctx-internal.h"
 #include "sysinfo/sysinfo-internal.h"
 #include "sys/opts.h"
@@ -39,7 +40,8 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 		return NULL;
 	}
 	unsigned flags = HPM_OPTS_GET(opts, flags, 0u);
-	if (flags & (HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS))
+	if (flags & (HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS |
+		     HPM_SYSINFO_PROBE_BREAKPOINTS))
 		flags |= HPM_SYSINFO_LIVE;
 	bool live = flags & HPM_SYSINFO_LIVE;
 
@@ -48,6 +50,7 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 		return NULL;
 	si->hypervisor = HPM_UNKNOWN;
 	si->rdpmc = HPM_UNKNOWN;
+	si->bp_exec.fires = si->bp_data.fires = HPM_UNKNOWN;
 
 	hpm__si_read_cpu(ctx, si);
 	hpm__si_read_kernel(ctx, si);
@@ -71,6 +74,10 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 			if (n > 0 && n < INT32_MAX)
 				si->nr_cpus_online = (int)n;
 		}
+	}
+	if (flags & HPM_SYSINFO_PROBE_BREAKPOINTS) {
+		si->bp_exec = *hpm__ctx_breakpoints(ctx, HPM_BP_EXEC);
+		si->bp_data = *hpm__ctx_breakpoints(ctx, HPM_BP_DATA);
 	}
 
 	int err = hpm__si_read_pmus(ctx, si);
@@ -102,6 +109,11 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 	if (flags & HPM_SYSINFO_PROBE_RDPMC)
 		hpm__si_probe_rdpmc(si);
 	return si;
+}
+
+struct hpm_bp_fact hpm_sysinfo__breakpoints(const struct hpm_ctx *ctx, enum hpm_bp_kind kind)
+{
+	return *hpm__ctx_breakpoints(ctx, kind);
 }
 
 void hpm_sysinfo__free(struct hpm_sysinfo *si)
