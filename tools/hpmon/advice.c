@@ -4,10 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
 #include <hpmon/event.h>
+#include <hpmon/sysinfo.h>
 #include "advice.h"
+#include "builtin.h"
 
 /* Said wherever CAP_PERFMON is offered as a fix: with it, whoever may run
  * hpmon can sample other users' processes and copy their stacks
@@ -110,8 +113,10 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 		if (is_hw(ev) && advice_no_core_pmu(ctx))
 			snprintf(buf, len,
 				 "this machine exposes no hardware PMU (a virtual machine without "
-				 "PMU passthrough?): software events, breakpoints, tracepoints and "
-				 "uprobes work; see 'hpmon list' and 'hpmon diag'");
+				 "PMU passthrough?): software events%s, tracepoints and uprobes "
+				 "work; see 'hpmon list' and 'hpmon diag'",
+				 hpm_sysinfo__breakpoints(ctx, HPM_BP_EXEC).fires == HPM_YES
+					 ? ", breakpoints" : "");
 		else if (a->type == PERF_TYPE_BREAKPOINT)
 			snprintf(buf, len, "hardware breakpoints are not available here");
 		else if (a->precise_ip)
@@ -146,6 +151,77 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 	default:
 		snprintf(buf, len, "%s", hpm_strerror(err));
 	}
+}
+
+/* An exec: event whose mechanism hpmon chose: not ':uprobe', ':bp' or a
+ * return (always a uprobe). */
+static bool mech_chosen(const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(name, "exec:", 5) && !strstr(name, "%return") &&
+	       !(n > 7 && !strcmp(name + n - 7, ":uprobe")) &&
+	       !(n > 3 && !strcmp(name + n - 3, ":bp"));
+}
+
+bool advice_bp_silent(struct hpm_ctx *ctx, const char *tool, const struct hpm_evlist *list,
+		      const char *const *how)
+{
+	size_t n = 0;
+	for (size_t i = 0; how && i < hpm_evlist__count(list); i++)
+		if (how[i] && !strncmp(how[i], "uprobe", 6) &&
+		    mech_chosen(hpm_event__name(hpm_evlist__event(list, i))))
+			n++;
+	if (!n)
+		return false;
+	struct hpm_bp_fact f = hpm_sysinfo__breakpoints(ctx, HPM_BP_EXEC);
+	if (f.fires != HPM_NO)
+		return false;
+	fprintf(stderr, "hpmon %s: note: hardware breakpoints do not fire on this host (one on "
+		"hpmon's own code counted %u of %u uses): %zu exec: event%s counted with "
+		"uprobes instead\n", tool, f.counted, f.used, n, n == 1 ? " is" : "s are");
+	return true;
+}
+
+int advice_check_breakpoints(struct hpm_ctx *ctx, const char *tool,
+			     const struct hpm_evlist *list)
+{
+	for (size_t i = 0; i < hpm_evlist__count(list); i++) {
+		const struct hpm_event *ev = hpm_evlist__event(list, i);
+		const struct perf_event_attr *a = hpm_event__attr(ev);
+		const char *name = hpm_event__name(ev);
+		if (a->type != PERF_TYPE_BREAKPOINT || !strncmp(name, "exec:", 5))
+			continue; /* exec: chose its mechanism (lib/attach) */
+		bool code = a->bp_type == HW_BREAKPOINT_X;
+		struct hpm_bp_fact f = hpm_sysinfo__breakpoints(ctx, code ? HPM_BP_EXEC
+									 : HPM_BP_DATA);
+		if (f.fires == HPM_YES)
+			continue;
+		fprintf(stderr, "hpmon %s: cannot count '%s': ", tool, name);
+		if (f.fires == HPM_NO)
+			fprintf(stderr, "hardware breakpoints do not fire on this host (one on "
+				"hpmon's own %s counted %u of %u uses; perf's mem: events count 0 "
+				"here too)", code ? "code" : "data", f.counted, f.used);
+		else
+			fprintf(stderr, "hardware breakpoints cannot be opened here: %s",
+				strerror(f.err ? -f.err : ENODEV));
+		if (code)
+			fprintf(stderr, "; count code with a uprobe instead: exec:FUNC, "
+				"exec:FILE:LINE or exec:OBJECT:0xADDR (a link-time address), "
+				"ending in ':uprobe' (docs/event-syntax.md)\n");
+		else
+			fprintf(stderr, "; no other mechanism counts data accesses here\n");
+		return HPM_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int advice_location_status(int err)
+{
+	switch (-err) {
+	case EOPNOTSUPP: case ENODEV: case EACCES: case EPERM: case ENOSPC:
+		return HPM_EXIT_FAIL;
+	}
+	return HPM_EXIT_USAGE;
 }
 
 void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)

@@ -8,6 +8,7 @@
 #ifndef HPMON_TOOL_ADVICE_H
 #define HPMON_TOOL_ADVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -31,6 +32,35 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 
 /* Print a parse error of @spec with a caret under the bad spot. */
 void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e);
+
+/*
+ * The one line (on stderr, "hpmon TOOL: note: ...") saying that exec:
+ * events of @list were counted with uprobes because hardware breakpoints
+ * do not fire on this host. @how[i] is how event i is counted, as the
+ * session or the record says it (NULL: not a location). Prints nothing
+ * when no event was put on a uprobe for that reason. True if it printed.
+ */
+struct hpm_evlist;
+bool advice_bp_silent(struct hpm_ctx *ctx, const char *tool, const struct hpm_evlist *list,
+		      const char *const *how);
+
+/*
+ * Refuse, before anything runs, the mem: events of @list (hardware
+ * breakpoints and watchpoints, which perf_event_open would open and then
+ * never count) when breakpoints of their kind do not fire on this host:
+ * print why and the alternative ("hpmon TOOL: ..."), and return 1
+ * (HPM_EXIT_FAIL). 0 when there is none, or they fire.
+ */
+int advice_check_breakpoints(struct hpm_ctx *ctx, const char *tool,
+			     const struct hpm_evlist *list);
+
+/*
+ * The exit status of a location the library refused before anything ran
+ * (err = -errno): 1 where the host or the caller lacks what it needs
+ * (breakpoints that fire, uprobes, privilege, free slots), as for any
+ * event that cannot be opened; 129 where the specification is wrong.
+ */
+int advice_location_status(int err);
 
 /* perf_event_paranoid, or 99 if it cannot be read. */
 int advice_paranoid(struct hpm_ctx *ctx);

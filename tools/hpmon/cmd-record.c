@@ -450,7 +450,7 @@ static bool has_locations(const struct hpm_evlist *list)
 /* Check the locations against the command's program before starting it,
  * as stat does: a misspelt function is a usage error, and nothing runs.
  * (A program that cannot be found is left to the exec to report.) */
-static bool locations_fit(const struct hpm_evlist *list, const char *cmd)
+static int locations_fit(const struct hpm_evlist *list, const char *cmd)
 {
 	char prog[4096];
 	struct hpm_parse_error e;
@@ -458,9 +458,9 @@ static bool locations_fit(const struct hpm_evlist *list, const char *cmd)
 	if (find_program(cmd, prog, sizeof(prog)) &&
 	    hpm_evlist__check_locations(list, prog, getenv("LD_LIBRARY_PATH"), &e)) {
 		fprintf(stderr, "hpmon record: %s\n", e.msg);
-		return false;
+		return advice_location_status(e.err);
 	}
-	return true;
+	return 0;
 }
 
 /* An event the kernel (or the library, for locations) refused. */
@@ -525,9 +525,10 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		ret = HPM_EXIT_USAGE;
 		goto out;
 	}
-	if (locations && o->argv && !o->tg.system && !o->tg.nr_ids &&
-	    !locations_fit(list, o->argv[0])) {
-		ret = HPM_EXIT_USAGE;
+	if ((rc = advice_check_breakpoints(ctx, "record", list)) ||
+	    (locations && o->argv && !o->tg.system && !o->tg.nr_ids &&
+	     (rc = locations_fit(list, o->argv[0])))) {
+		ret = rc;
 		goto out;
 	}
 	if (o->argv && (rc = child_start(o->argv, &ch))) {
@@ -657,7 +658,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		goto out;
 	}
 	struct stat sb;
-	record_summary(o, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
+	record_summary(o, ctx, rec, list, stat(o->output, &sb) == 0 ? (uint64_t)sb.st_size : 0);
 	if (run->kernel_samples && !o->no_cache) {
 		/* reports of this profile then find the kernel's symbols kept */
 		char dir[PATH_MAX];

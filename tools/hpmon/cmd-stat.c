@@ -108,6 +108,8 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		return HPM_EXIT_USAGE;
 	}
 	rc = stat_metrics_add_events(run.sm, list);
+	if (!rc)
+		rc = advice_check_breakpoints(ctx, "stat", list);
 	if (!rc && !hpm_evlist__count(list)) {
 		fprintf(stderr, "hpmon stat: nothing to count: no metric selected has an event "
 				"that resolves here\n");
@@ -184,7 +186,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			stat_print_notes(&out, &r);
 		rc = o->tg.system && o->agg != AGG_GLOBAL && o->agg != AGG_CPU
 			     ? stat_measure_systasks(&run) : stat_measure(&run);
-		stat_user_finished(run.user, run.s);
+		stat_user_finished(run.user, ctx, run.s);
 		hpm_session__free(run.s);
 		run.s = NULL;
 		if (rc == HPM_EXIT_FAIL || rc == HPM_EXIT_EXEC) {

@@ -47,7 +47,7 @@ struct hpm_profile_writer *record_start_profile(const struct record_opts *o,
 						struct hpm_record *rec, struct hpm_evlist *list,
 						const struct hpm_sysinfo *si, int fd);
 /* What was written and lost, on stderr. */
-void record_summary(const struct record_opts *o, struct hpm_record *rec,
+void record_summary(const struct record_opts *o, struct hpm_ctx *ctx, struct hpm_record *rec,
 		    struct hpm_evlist *list, uint64_t bytes);
 
 /* record-timeline.c: READ records into the profile as TIMELINE records. */

@@ -13,6 +13,7 @@
 
 #include <hpmon/profile.h>
 #include "outname.h"
+#include "advice.h"
 #include "record-cmd.h"
 
 static uint64_t now_ns(clockid_t clk)
@@ -121,7 +122,7 @@ static void timeline_summary(const struct record_opts *o, struct hpm_record *rec
 	}
 }
 
-void record_summary(const struct record_opts *o, struct hpm_record *rec,
+void record_summary(const struct record_opts *o, struct hpm_ctx *ctx, struct hpm_record *rec,
 		    struct hpm_evlist *list, uint64_t bytes)
 {
 	struct hpm_record_stats st;
@@ -139,11 +140,18 @@ void record_summary(const struct record_opts *o, struct hpm_record *rec,
 				: "no event could be read at an interval (exec: locations are not; "
 				  "or the kernel refused the readings)");
 		timeline_summary(o, rec);
-		for (size_t i = 0; i < hpm_evlist__count(list); i++)
+		size_t nr = hpm_evlist__count(list);
+		const char **how = calloc(nr ? nr : 1, sizeof(*how));
+		for (size_t i = 0; i < nr; i++) {
+			if (how)
+				how[i] = hpm_record__event_how(rec, i);
 			if (hpm_record__event_how(rec, i))
 				fprintf(stderr, "hpmon record: %s: %s\n",
 					hpm_event__name(hpm_evlist__event(list, i)),
 					hpm_record__event_how(rec, i));
+		}
+		advice_bp_silent(ctx, "record", list, how);
+		free(how);
 		for (size_t i = 0; i < hpm_evlist__count(list); i++)
 			if (hpm_record__user_only(rec, i))
 				fprintf(stderr, "hpmon record: note: '%s' samples user mode only "

@@ -17,6 +17,7 @@
 #include <hpmon/session.h>
 #include "builtin.h"
 #include "escape.h"
+#include "advice.h"
 #include "json.h"
 #include "launch.h"
 #include "stat-user.h"
@@ -28,6 +29,7 @@ struct stat_user {
 	bool want_area;                /* the run needs the markers area */
 	bool locations;                /* the list has exec: events */
 	bool launched;
+	bool bp_noted;                 /* advice_bp_silent said it */
 	const struct hpm_evlist *list;
 	struct hpm_markers *m;
 	/* from the last run's session (stat_user_finished) */
@@ -106,7 +108,7 @@ int stat_user_check(const struct stat_user_opts *uo, struct hpm_ctx *ctx,
 		if (find_program(argv[0], prog, sizeof(prog)) &&
 		    hpm_evlist__check_locations(list, prog, getenv("LD_LIBRARY_PATH"), &e)) {
 			fprintf(stderr, "hpmon stat: %s\n", e.msg);
-			return HPM_EXIT_USAGE;
+			return advice_location_status(e.err);
 		}
 	}
 	u = calloc(1, sizeof(*u));
@@ -208,7 +210,7 @@ bool stat_user_reason(struct hpm_session *s, size_t idx, char *buf, size_t len)
 
 /* ---- printing ---- */
 
-void stat_user_finished(struct stat_user *u, struct hpm_session *s)
+void stat_user_finished(struct stat_user *u, struct hpm_ctx *ctx, struct hpm_session *s)
 {
 	if (!u || !s)
 		return;
@@ -222,6 +224,8 @@ void stat_user_finished(struct stat_user *u, struct hpm_session *s)
 		const char *how = hpm_session__event_how(s, i);
 		u->how[i] = how ? strdup(how) : NULL;
 	}
+	if (!u->bp_noted && u->how)
+		u->bp_noted = advice_bp_silent(ctx, "stat", u->list, (const char *const *)u->how);
 	free(u->names);
 	u->nr_names = 0;
 	u->names = calloc(hpm_session__nr_tasks(s) + 1, sizeof(*u->names));

@@ -94,8 +94,9 @@ void stat_user_started(struct stat_user *u, struct hpm_session *s);
 bool stat_user_reason(struct hpm_session *s, size_t idx, char *buf, size_t len);
 
 /* The run is over, before its session is freed: keep what printing needs
- * from it (how locations were counted, thread names). */
-void stat_user_finished(struct stat_user *u, struct hpm_session *s);
+ * from it (how locations were counted, thread names), and say once when
+ * exec: events went to uprobes because breakpoints do not fire here. */
+void stat_user_finished(struct stat_user *u, struct hpm_ctx *ctx, struct hpm_session *s);
 
 /* After the counts: how locations were counted, the regions table and
  * notes about marked counting. */
