@@ -133,6 +133,47 @@ static void judge_access(const struct hpm_sysinfo *si, struct problems *ps)
 		    "users' memory)");
 }
 
+/* "@why: hardware events cannot be counted; ... work", naming only what
+ * was measured to work (or not measured) here. */
+static const char *no_pmu_what(const struct hpm_sysinfo *si, const char *why, char *buf,
+			       size_t len)
+{
+	snprintf(buf, len, "%s: hardware events cannot be counted; software events%s%s "
+		 "work", why, si->bp_exec.fires == HPM_NO || si->bp_exec.err ? "" : ", breakpoints",
+		 si->tracefs[0] ? ", tracepoints and uprobes" : "");
+	return buf;
+}
+
+/* "fire (3 of 3 uses counted)", "do not fire (0 of 3 ...)", or why not. */
+static const char *bp_text(const struct hpm_bp_fact *f, char *buf, size_t len)
+{
+	if (f->fires == HPM_YES)
+		snprintf(buf, len, "fire (%u of %u uses counted)", f->counted, f->used);
+	else if (f->fires == HPM_NO)
+		snprintf(buf, len, "do not fire (%u of %u uses counted)", f->counted, f->used);
+	else if (f->err)
+		snprintf(buf, len, "cannot be opened: %s", strerror(-f->err));
+	else
+		snprintf(buf, len, "not probed");
+	return buf;
+}
+
+/* Breakpoints that open but never count: exec: goes to uprobes, mem: is
+ * refused. */
+static void judge_breakpoints(const struct hpm_sysinfo *si, struct problems *ps)
+{
+	char what[320], c[64], d[64];
+
+	if (si->bp_exec.fires != HPM_NO && si->bp_data.fires != HPM_NO)
+		return;
+	snprintf(what, sizeof(what), "hardware breakpoints do not fire on this host (on code: "
+		 "%s; on data: %s): hpmon counts exec: events with uprobes (root) and "
+		 "refuses mem: events and ':bp'", bp_text(&si->bp_exec, c, sizeof(c)),
+		 bp_text(&si->bp_data, d, sizeof(d)));
+	add(ps, what, "count code with exec: events (uprobes); for breakpoints, run on bare "
+		      "metal or a hypervisor that gives the guest its debug registers");
+}
+
 static void judge_pmu(const struct hpm_sysinfo *si, struct problems *ps)
 {
 	const struct hpm_pmu_info *core = first_core(si);
@@ -140,17 +181,14 @@ static void judge_pmu(const struct hpm_sysinfo *si, struct problems *ps)
 
 	if (!core) {
 		if (si->hypervisor == HPM_YES)
-			add(ps, "this machine exposes no hardware PMU (virtual machine "
-				"without PMU passthrough): hardware events cannot be "
-				"counted; software events, breakpoints, tracepoints and "
-				"uprobes work",
+			add(ps, no_pmu_what(si, "this machine exposes no hardware PMU (virtual "
+					    "machine without PMU passthrough)", what, sizeof(what)),
 			    "give the guest a virtual PMU (QEMU/KVM: -cpu host,pmu=on; "
 			    "libvirt: <pmu state='on'/>; cloud: an instance type with "
 			    "PMU access), or run on bare metal");
 		else
-			add(ps, "the kernel offers no hardware PMU: hardware events "
-				"cannot be counted; software events, breakpoints, "
-				"tracepoints and uprobes work",
+			add(ps, no_pmu_what(si, "the kernel offers no hardware PMU", what,
+					    sizeof(what)),
 			    "use a kernel whose PMU driver knows this CPU (x86: "
 			    "CONFIG_CPU_SUP_*; arm64: CONFIG_ARM_PMUV3 and a PMU node "
 			    "in the devicetree or ACPI tables)");
@@ -379,6 +417,9 @@ static void print_text(const struct hpm_sysinfo *si, const struct problems *ps)
 		printf("%-22s %s (%s)\n", "tracefs:", si->tracefs,
 		       si->tracefs_readable ? "readable" : "not readable");
 	print_leftovers(si);
+	printf("%-22s on code: %s; on data: %s\n", "Breakpoints:",
+	       bp_text(&si->bp_exec, buf, sizeof(buf) / 2),
+	       bp_text(&si->bp_data, buf + sizeof(buf) / 2, sizeof(buf) / 2));
 	printf("%-22s %zu, %d core\n", "PMUs:", si->nr_pmus, si->nr_core_pmus);
 	for (size_t i = 0; i < si->nr_pmus; i++) {
 		const struct hpm_pmu_info *p = &si->pmus[i];
@@ -408,6 +449,20 @@ static void json_tristate(struct json *j, const char *key, enum hpm_tristate t)
 		json_null(j, key);
 	else
 		json_bool(j, key, t == HPM_YES);
+}
+
+/* A breakpoint fact: {"fires": true|false|null, "counted", "used", "error"} */
+static void json_bp(struct json *j, const char *key, const struct hpm_bp_fact *f)
+{
+	json_obj_open(j, key);
+	json_tristate(j, "fires", f->fires);
+	json_i64(j, "counted", f->counted);
+	json_i64(j, "used", f->used);
+	if (f->err)
+		json_str(j, "error", strerror(-f->err));
+	else
+		json_null(j, "error");
+	json_obj_close(j);
 }
 
 static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
@@ -491,6 +546,11 @@ static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
 	json_arr_close(&j);
 	json_obj_close(&j);
 
+	json_obj_open(&j, "breakpoints");
+	json_bp(&j, "code", &si->bp_exec);
+	json_bp(&j, "data", &si->bp_data);
+	json_obj_close(&j);
+
 	json_obj_open(&j, "rdpmc");
 	json_tristate(&j, "available", si->rdpmc);
 	json_fact(&j, "sysfs", si->rdpmc_sysfs);
@@ -571,7 +631,8 @@ int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx)
 	if (live_machine(ctx)) {
 		so.flags = HPM_SYSINFO_LIVE;
 		if (o.probe)
-			so.flags |= HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS;
+			so.flags |= HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS |
+				    HPM_SYSINFO_PROBE_BREAKPOINTS;
 	}
 	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, &so);
 	if (!si) {
@@ -582,6 +643,7 @@ int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx)
 	judge_pmu(si, &ps);
 	judge_tracefs(si, &ps);
 	judge_uprobes(si, &ps);
+	judge_breakpoints(si, &ps);
 	if (o.json)
 		print_json(si, &ps);
 	else

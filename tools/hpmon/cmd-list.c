@@ -178,6 +178,17 @@ static bool probe(struct lister *l, const struct hpm_catalog_entry *e,
 		snprintf(advice, len, "%s", l->tp_advice);
 		return l->tp_state;
 	}
+	if (!strcmp(e->kind, "breakpoint")) {
+		/* one that opens may still never count: as measured */
+		struct hpm_bp_fact f = hpm_sysinfo__breakpoints(l->ctx, HPM_BP_DATA);
+		if (f.fires == HPM_NO) {
+			snprintf(advice, len, "hardware breakpoints do not fire on this host (one "
+				 "on hpmon's own data counted %u of %u uses): see 'hpmon diag'",
+				 f.counted, f.used);
+			hpm_evlist__free(list);
+			return false;
+		}
+	}
 	for (size_t i = 0; ok && i < hpm_evlist__count(list); i++) {
 		const struct hpm_event *ev = hpm_evlist__event(list, i);
 		struct perf_event_attr a = *hpm_event__attr(ev);

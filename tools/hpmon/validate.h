@@ -69,7 +69,10 @@ struct vcheck {
 extern const struct vcheck vchecks[];
 extern const size_t vchecks_nr;
 
-enum verdict { V_EXACT, V_WITHIN, V_BIASED, V_BROKEN, V_UNSUPPORTED };
+/* V_UNSUPPORTED: the event does not open here; V_NOT_DELIVERED: it opens,
+ * but this host does not deliver what it counts (breakpoints that never
+ * fire): both the host's lack, never a verdict on hpmon. */
+enum verdict { V_EXACT, V_WITHIN, V_BIASED, V_BROKEN, V_UNSUPPORTED, V_NOT_DELIVERED };
 
 struct vjudgement {
 	enum verdict v;
