@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # An execution breakpoint (-e mem:ADDR:x) on hpm_work counts exactly the K
-# calls of `calls K`. The address comes from nm; a position-independent
+# calls of `calls K`, where the host's breakpoints fire (else it is refused
+# with the reason). The address comes from nm; a position-independent
 # executable is loaded at a fixed address when randomisation is off.
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +19,18 @@ addr=$(printf '0x%x' $((base + 0x$sym)))
 # The test's own arithmetic, checked against what the workload sees.
 expect_eq "address of hpm_work" "$addr" "$("${NORAND[@]}" "$calls" --addr)"
 event="mem:$addr:x"
+
+# Where breakpoints open but never fire, hpmon refuses them, naming the
+# reason and the uprobe alternative, rather than printing 0.
+if ! host_bp_fires; then
+	hpm_norand stat -x, -e "$event" -- "$calls" 7
+	expect_bp_refused "$event"
+	expect_grep "$event: the alternative" "exec:FUNC" "$E2E_TMP/err"
+	hpm_norand stat -x, -e "mem:$addr/8:rw" -- "$calls" 7
+	expect_bp_refused "a data breakpoint"
+	echo "PASS: $E2E_NAME (breakpoints do not fire here: refused)"
+	exit 0
+fi
 
 count() {
 	hpm_norand_ok stat -x, -e "$event" -- "$calls" "$1"
