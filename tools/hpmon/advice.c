@@ -218,7 +218,7 @@ int advice_check_breakpoints(struct hpm_ctx *ctx, const char *tool,
 int advice_location_status(int err)
 {
 	switch (-err) {
-	case EOPNOTSUPP: case ENODEV: case EACCES: case EPERM: case ENOSPC:
+	case EOPNOTSUPP: case ENODEV: case EACCES: case EPERM:
 		return HPM_EXIT_FAIL;
 	}
 	return HPM_EXIT_USAGE;

@@ -57,8 +57,9 @@ int advice_check_breakpoints(struct hpm_ctx *ctx, const char *tool,
 /*
  * The exit status of a location the library refused before anything ran
  * (err = -errno): 1 where the host or the caller lacks what it needs
- * (breakpoints that fire, uprobes, privilege, free slots), as for any
- * event that cannot be opened; 129 where the specification is wrong.
+ * (breakpoints that fire, uprobes, privilege), as for any event that
+ * cannot be opened; 129 where the command line is wrong (no such
+ * function, more ':bp' than the CPU has breakpoints).
  */
 int advice_location_status(int err);
 
