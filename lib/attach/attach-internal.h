@@ -117,14 +117,13 @@ int hpm__loc_attach_complete(struct hpm_loc_attach *a, hpm_loc_open_fn open, voi
 void hpm__loc_attach_open_now(struct hpm_loc_attach *a, pid_t pid, hpm_loc_open_fn open,
 			      void *owner);
 
-/* The mechanisms (lib/attach/attach.c): breakpoint slots a thread has (probed on each call); whether this
- * kernel offers uprobes (tracefs' uprobe_events), and whether the caller
- * may define them (root). */
-unsigned hpm__loc_bp_slots(void);
 /* Remove the uprobes killed hpmons left behind (core/tracefs-internal.h
  * says which those are), before this process defines its own. 0, or
  * -errno when uprobe_events cannot be read. */
 int hpm__uprobes_sweep(const struct hpm_ctx *ctx);
+/* The mechanisms (lib/attach/attach.c; breakpoints: core/breakpoints.c):
+ * whether this kernel offers uprobes (tracefs' uprobe_events), and
+ * whether the caller may define them (root). */
 bool hpm__loc_uprobes_available(const struct hpm_ctx *ctx);
 bool hpm__loc_uprobes_allowed(const struct hpm_ctx *ctx);
 

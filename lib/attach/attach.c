@@ -32,34 +32,11 @@
 
 /* ---- what this machine and caller allow ---- */
 
-static void bp_probe_target(void) {}
-
 /* Breakpoints on code open here but never count: measured once per
  * context (core/breakpoints.c). */
 static bool bp_silent(const struct hpm_ctx *ctx)
 {
 	return hpm__ctx_breakpoints(ctx, HPM_BP_EXEC)->fires == HPM_NO;
-}
-
-unsigned hpm__loc_bp_slots(void)
-{
-	int fds[32];
-	unsigned n = 0;
-
-	for (; n < 32; n++) {
-		struct perf_event_attr a = {
-			.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
-			.bp_addr = (uint64_t)(uintptr_t)bp_probe_target, .bp_len = sizeof(long),
-			.sample_period = 1, .disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
-		};
-		int fd = hpm__sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			break;
-		fds[n] = fd;
-	}
-	for (unsigned i = 0; i < n; i++)
-		close(fds[i]);
-	return n;
 }
 
 /* The tracefs file uprobes are defined in, if there is one (or tracefs
@@ -128,7 +105,7 @@ struct hpm_loc_attach {
 static int plan(const struct hpm_ctx *ctx, const struct hpm_evlist *list, struct loc_ev *v,
 		bool cpus, size_t *bad)
 {
-	unsigned slots = hpm__loc_bp_slots(), used = 0;
+	unsigned slots = hpm__bp_slots(), used = 0;
 	/* asked only for a location that needs a uprobe: asking may mount
 	 * tracefs */
 	int uprobes = -1, have_uprobes = -1;
@@ -510,7 +487,7 @@ static void open_failed(struct hpm_loc_attach *a, size_t idx, int err)
 	if (err == -ENOSPC)
 		snprintf(e->msg, sizeof(e->msg), "no free hardware breakpoint for %s (%u per "
 			 "thread here, some held by others?): use ':uprobe'", e->res.where,
-			 hpm__loc_bp_slots());
+			 hpm__bp_slots());
 	else if (err == -EACCES || err == -EPERM)
 		snprintf(e->msg, sizeof(e->msg), "%s: permission denied%s", e->res.where,
 			 e->mech == HPM_LOC_UPROBE ? " (uprobes need root)" : "");

@@ -23,6 +23,10 @@
 /* Measure (once) and return the fact for @kind. */
 const struct hpm_bp_fact *hpm__ctx_breakpoints(const struct hpm_ctx *ctx, enum hpm_bp_kind kind);
 
+/* How many breakpoints the calling thread can have at once: opened (on
+ * code of the library's own, disabled) until the kernel refuses one. */
+unsigned hpm__bp_slots(void);
+
 /* "hardware breakpoints do not fire on this host (...)" or the reason
  * they cannot be opened, into @buf, for a message; "" when they fire. */
 void hpm__bp_why(const struct hpm_bp_fact *f, char *buf, size_t len);

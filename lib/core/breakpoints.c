@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether hardware breakpoints fire here (core/breakpoints-internal.h).
+ * Whether hardware breakpoints fire here, and how many a thread has
+ * (core/breakpoints-internal.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +24,30 @@ __attribute__((noinline)) static void bp_probe_code(void)
 	__asm__ volatile("" ::: "memory");
 }
 static volatile long bp_probe_word;
+
+unsigned hpm__bp_slots(void)
+{
+	int fds[32];
+	unsigned n = 0;
+
+	for (; n < 32; n++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
+			.bp_addr = (uint64_t)(uintptr_t)bp_probe_code, .bp_len = sizeof(long),
+			.sample_period = 1, .disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+		};
+#if defined(__aarch64__)
+		a.bp_len = 4;
+#endif
+		int fd = hpm__sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			break;
+		fds[n] = fd;
+	}
+	for (unsigned i = 0; i < n; i++)
+		close(fds[i]);
+	return n;
+}
 
 static void measure(struct hpm_bp_fact *f, enum hpm_bp_kind kind)
 {

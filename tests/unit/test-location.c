@@ -28,6 +28,7 @@
 #include <hpmon/sysinfo.h>
 #include "location/location-internal.h"
 #include "attach/attach-internal.h"
+#include "core/breakpoints-internal.h"
 
 static struct hpm_ctx *ctx;
 static const char calls[] = HPM_TEST_WORKLOADS "/calls";
@@ -390,7 +391,7 @@ static void test_count_uprobe(void **state)
 
 static void test_slots(void **state)
 {
-	unsigned slots = hpm__loc_bp_slots();
+	unsigned slots = hpm__bp_slots();
 	char spec[512] = "";
 	size_t off = 0;
 	(void)state;
