@@ -146,6 +146,17 @@ struct hpm_sysinfo {
 	 * HPM_SYSINFO_PROBE_BREAKPOINTS; fires is UNKNOWN otherwise). */
 	struct hpm_bp_fact bp_exec;  /* on code (exec:, mem:ADDR:x) */
 	struct hpm_bp_fact bp_data;  /* on data (mem:ADDR:r/w/rw) */
+
+	/* What samples carry here (HPM_SYSINFO_PROBE_SAMPLES; UNKNOWN
+	 * otherwise, or with samples_err when sampling could not open). */
+	enum hpm_tristate stack_user;    /* user stacks copied (DWARF call
+					    graphs, record --call-graph dwarf) */
+	enum hpm_tristate kernel_chains; /* kernel frames in call chains */
+	int samples_err;                 /* 0, or -errno of the sampling event */
+	/* Function symbols in the vdso's own symbol table (LIVE only; a vdso
+	 * without them is named [vdso] alone in reports, as perf names it);
+	 * UNKNOWN when there is no vdso or it cannot be read. */
+	int vdso_functions;
 };
 
 /*
@@ -165,6 +176,11 @@ struct hpm_sysinfo {
  * of the library's own, use each a few times and read what they counted
  * (bp_exec, bp_data; implies LIVE). */
 #define HPM_SYSINFO_PROBE_BREAKPOINTS 0x8u
+/* HPM_SYSINFO_PROBE_SAMPLES: sample the calling thread (cpu-clock, 1 ms)
+ * while it makes system calls, asking for call chains and user stacks,
+ * and look at what the samples hold (stack_user, kernel_chains; implies
+ * LIVE). About 30 ms of the thread's CPU time. */
+#define HPM_SYSINFO_PROBE_SAMPLES 0x10u
 
 struct hpm_sysinfo_opts {
 	size_t sz;      /* sizeof(struct hpm_sysinfo_opts) */

@@ -81,4 +81,12 @@ void hpm__si_probe_counters(struct hpm_pmu_info *p, bool hybrid, bool arm);
 /* Whether rdpmc works, from the first page of a cycles event. */
 void hpm__si_probe_rdpmc(struct hpm_sysinfo *si);
 
+/* ---- samples.c: what samples and the vdso hold here ---- */
+
+/* stack_user, kernel_chains, samples_err: from samples of the calling
+ * thread (HPM_SYSINFO_PROBE_SAMPLES). */
+void hpm__si_probe_samples(struct hpm_sysinfo *si);
+/* vdso_functions: the function symbols of this process's vdso. */
+void hpm__si_read_vdso(struct hpm_sysinfo *si);
+
 #endif

@@ -41,7 +41,7 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 	}
 	unsigned flags = HPM_OPTS_GET(opts, flags, 0u);
 	if (flags & (HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS |
-		     HPM_SYSINFO_PROBE_BREAKPOINTS))
+		     HPM_SYSINFO_PROBE_BREAKPOINTS | HPM_SYSINFO_PROBE_SAMPLES))
 		flags |= HPM_SYSINFO_LIVE;
 	bool live = flags & HPM_SYSINFO_LIVE;
 
@@ -51,6 +51,8 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 	si->hypervisor = HPM_UNKNOWN;
 	si->rdpmc = HPM_UNKNOWN;
 	si->bp_exec.fires = si->bp_data.fires = HPM_UNKNOWN;
+	si->stack_user = si->kernel_chains = HPM_UNKNOWN;
+	si->vdso_functions = UNKNOWN;
 
 	hpm__si_read_cpu(ctx, si);
 	hpm__si_read_kernel(ctx, si);
@@ -75,6 +77,10 @@ struct hpm_sysinfo *hpm_sysinfo__read(struct hpm_ctx *ctx,
 				si->nr_cpus_online = (int)n;
 		}
 	}
+	if (live)
+		hpm__si_read_vdso(si);
+	if (flags & HPM_SYSINFO_PROBE_SAMPLES)
+		hpm__si_probe_samples(si);
 	if (flags & HPM_SYSINFO_PROBE_BREAKPOINTS) {
 		si->bp_exec = *hpm__ctx_breakpoints(ctx, HPM_BP_EXEC);
 		si->bp_data = *hpm__ctx_breakpoints(ctx, HPM_BP_DATA);

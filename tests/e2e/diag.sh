@@ -65,6 +65,36 @@ else
 	expect_grep "the breakpoint problem" "^  - hardware breakpoints do not fire on this host .*hpmon counts exec: events with uprobes" "$out"
 fi
 
+# The vdso's functions, as the kernel's image itself lists them: dumped
+# from this shell's python, read by readelf (the same image in every
+# process); none on some kernels, where perf names none either.
+python3 - "$E2E_TMP/vdso.so" <<'PY'
+import re, sys
+for l in open("/proc/self/maps"):
+    if l.rstrip().endswith("[vdso]"):
+        lo, hi = (int(x, 16) for x in l.split()[0].split("-"))
+        try:
+            with open("/proc/self/mem", "rb") as m:
+                m.seek(lo)
+                open(sys.argv[1], "wb").write(m.read(hi - lo))
+        except OSError:
+            pass
+PY
+if [ -s "$E2E_TMP/vdso.so" ] && command -v readelf >/dev/null; then
+	want=$(readelf -W --syms "$E2E_TMP/vdso.so" 2>/dev/null |
+		awk '$4 == "FUNC" && $7 != "UND"' | wc -l)
+	if [ "$want" -eq 0 ]; then
+		expect_grep "vdso without symbols" '^vdso symbols: +none: its samples are named \[vdso\] alone' "$out"
+	else
+		expect_grep "vdso functions, as readelf counts them" "^vdso symbols: +$want functions\$" "$out"
+	fi
+else
+	note "no vdso to dump here: its line is not checked"
+fi
+# What samples carry, measured: said either way, never assumed.
+expect_grep "user stacks, measured" '^User stacks: +(copied|not copied) into samples' "$out"
+expect_grep "kernel call chains, measured" '^Kernel call chains: +(kernel frames in samples|no kernel frame in samples|not asked for)' "$out"
+
 # --no-probe opens nothing, so rdpmc is not known.
 hpm_ok diag --no-probe
 expect_grep "rdpmc not probed" '^rdpmc: +(sysfs rdpmc=[0-9]+ )?\(?not probed\)?$' "$E2E_TMP/out"
@@ -79,7 +109,7 @@ expect_eq "JSON PMUs" "$(ls "$devices" | sort | tr '\n' ' ')" \
 	"$(json "$E2E_TMP/out" '" ".join(sorted(p["name"] for p in j["pmus"])) + " "')"
 expect_eq "JSON problems have a fix" True \
 	"$(json "$E2E_TMP/out" 'all(p["problem"] and p["fix"] for p in j["problems"])')"
-expect_eq "JSON keys" "breakpoints caller cpu hypervisor kernel pmus problems rdpmc tracefs uprobe_leftovers" \
+expect_eq "JSON keys" "breakpoints caller cpu hypervisor kernel pmus problems rdpmc samples tracefs uprobe_leftovers uprobes vdso" \
 	"$(json "$E2E_TMP/out" '" ".join(sorted(j))')"
 fires=False
 host_bp_fires && fires=True

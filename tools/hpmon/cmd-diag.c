@@ -158,6 +158,38 @@ static const char *bp_text(const struct hpm_bp_fact *f, char *buf, size_t len)
 	return buf;
 }
 
+/* What a probe of samples found: @yes or @no, or why it was not known. */
+static const char *sample_text(const struct hpm_sysinfo *si, enum hpm_tristate t,
+			       const char *yes, const char *no, char *buf, size_t len)
+{
+	if (t == HPM_YES)
+		return yes;
+	if (t == HPM_NO)
+		return no;
+	if (si->samples_err == -ENODATA)
+		snprintf(buf, len, "unknown: the probe took no sample");
+	else if (si->samples_err)
+		snprintf(buf, len, "unknown: sampling cannot open: %s", strerror(-si->samples_err));
+	else
+		snprintf(buf, len, "not probed");
+	return buf;
+}
+
+/* Samples that lack what call graphs need. */
+static void judge_samples(const struct hpm_sysinfo *si, struct problems *ps)
+{
+	if (si->stack_user == HPM_NO)
+		add(ps, "the kernel copies no user stack into samples: record --call-graph dwarf "
+			"gets no callers", "use --call-graph fp (programs built with "
+			"-fno-omit-frame-pointer), or a kernel with user stack dumps "
+			"(CONFIG_HAVE_PERF_USER_STACK_DUMP)");
+	if (si->kernel_chains == HPM_NO)
+		add(ps, "samples taken in the kernel carry no kernel frame here (a guest's "
+			"entry path, or a kernel without frame unwinding): call graphs start "
+			"in user space", "none needed for user-space profiles; for kernel ones, "
+			"a kernel with CONFIG_UNWINDER_ORC or CONFIG_UNWINDER_FRAME_POINTER");
+}
+
 /* Breakpoints that open but never count: exec: goes to uprobes, mem: is
  * refused. */
 static void judge_breakpoints(const struct hpm_sysinfo *si, struct problems *ps)
@@ -420,6 +452,25 @@ static void print_text(const struct hpm_sysinfo *si, const struct problems *ps)
 	printf("%-22s on code: %s; on data: %s\n", "Breakpoints:",
 	       bp_text(&si->bp_exec, buf, sizeof(buf) / 2),
 	       bp_text(&si->bp_data, buf + sizeof(buf) / 2, sizeof(buf) / 2));
+	printf("%-22s %s\n", "Uprobes:", si->uprobe_events[0] ? si->uprobe_events
+			: si->tracefs[0] ? "no: the kernel has no uprobe_events"
+					 : "no: tracefs is not mounted");
+	printf("%-22s %s\n", "User stacks:", sample_text(si, si->stack_user,
+		"copied into samples (DWARF call graphs work)",
+		"not copied into samples (no DWARF call graphs)", buf, sizeof(buf)));
+	printf("%-22s %s\n", "Kernel call chains:", si->kernel_chains == HPM_UNKNOWN &&
+	       !si->samples_err && si->stack_user != HPM_UNKNOWN
+		       ? "not asked for: perf_event_paranoid keeps you out of the kernel"
+		       : sample_text(si, si->kernel_chains, "kernel frames in samples",
+				     "no kernel frame in samples taken in the kernel", buf,
+				     sizeof(buf)));
+	if (si->vdso_functions == UNKNOWN)
+		printf("%-22s unknown\n", "vdso symbols:");
+	else if (si->vdso_functions == 0)
+		printf("%-22s none: its samples are named [vdso] alone (as by perf)\n",
+		       "vdso symbols:");
+	else
+		printf("%-22s %d functions\n", "vdso symbols:", si->vdso_functions);
 	printf("%-22s %zu, %d core\n", "PMUs:", si->nr_pmus, si->nr_core_pmus);
 	for (size_t i = 0; i < si->nr_pmus; i++) {
 		const struct hpm_pmu_info *p = &si->pmus[i];
@@ -551,6 +602,22 @@ static void print_json(const struct hpm_sysinfo *si, const struct problems *ps)
 	json_bp(&j, "data", &si->bp_data);
 	json_obj_close(&j);
 
+	json_obj_open(&j, "samples");
+	json_tristate(&j, "user_stacks", si->stack_user);
+	json_tristate(&j, "kernel_chains", si->kernel_chains);
+	if (si->samples_err)
+		json_str(&j, "error", si->samples_err == -ENODATA ? "no sample taken"
+								  : strerror(-si->samples_err));
+	else
+		json_null(&j, "error");
+	json_obj_close(&j);
+	json_obj_open(&j, "uprobes");
+	json_str(&j, "uprobe_events", si->uprobe_events[0] ? si->uprobe_events : NULL);
+	json_obj_close(&j);
+	json_obj_open(&j, "vdso");
+	json_fact(&j, "functions", si->vdso_functions);
+	json_obj_close(&j);
+
 	json_obj_open(&j, "rdpmc");
 	json_tristate(&j, "available", si->rdpmc);
 	json_fact(&j, "sysfs", si->rdpmc_sysfs);
@@ -632,7 +699,7 @@ int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx)
 		so.flags = HPM_SYSINFO_LIVE;
 		if (o.probe)
 			so.flags |= HPM_SYSINFO_PROBE_RDPMC | HPM_SYSINFO_PROBE_COUNTERS |
-				    HPM_SYSINFO_PROBE_BREAKPOINTS;
+				    HPM_SYSINFO_PROBE_BREAKPOINTS | HPM_SYSINFO_PROBE_SAMPLES;
 	}
 	struct hpm_sysinfo *si = hpm_sysinfo__read(ctx, &so);
 	if (!si) {
@@ -644,6 +711,7 @@ int cmd_diag(int argc, char **argv, struct hpm_ctx *ctx)
 	judge_tracefs(si, &ps);
 	judge_uprobes(si, &ps);
 	judge_breakpoints(si, &ps);
+	judge_samples(si, &ps);
 	if (o.json)
 		print_json(si, &ps);
 	else
