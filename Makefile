@@ -26,14 +26,14 @@ build: deps $(BUILD)/CMakeCache.txt
 # scripts/check ends with "check: N passed, F failed, S skipped", after
 # the reason of every skip.
 check: build
-	scripts/check
+	HPM_BUILD=$(BUILD) scripts/check
 
 # The native lane only: unit + end-to-end tests of build/, in parallel.
 check-quick: build
-	scripts/check native
+	HPM_BUILD=$(BUILD) scripts/check native
 
 check-unit check-e2e: build
-	scripts/check $(subst check-,,$@)
+	HPM_BUILD=$(BUILD) scripts/check $(subst check-,,$@)
 
 check-san: deps
 	scripts/check san
