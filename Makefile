@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon: a thin front to CMake and the test lanes. Every target installs
 # what is missing first (scripts/deps), so a fresh Debian 12 machine needs
 # nothing but make.

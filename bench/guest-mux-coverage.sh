@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # How often the stated uncertainty of a multiplexed count covers its true
 # error, with the kernel's fixed 4 ms rotation and with hpmon's own
 # (random 1-7 ms dwells, random order), over workloads whose phases

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The raw slices of multiplexed counts, for iterating uncertainty
 # estimators off line (bench/mux-slices.sh runs this in the arm64 guest
 # and copies the data out; bench/mux-coverage.py reads it). N x

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # The coverage table of bench/guest-mux-coverage.sh (or of
 # tests/guest/mux-coverage.sh), from its log: per rotation and phase
 # length, the share of errors within 1 and 2 sigma, the error RMS, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How often the stated uncertainty of a multiplexed count covers its true
 # error, with the kernel's fixed rotation and with hpmon's own (stat --mux),
 # measured where counts are exact: the arm64 guest lane (QEMU -icount, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 # Uncertainty estimators for multiplexed counts, compared off line on the
 # raw slices bench/mux-slices.sh captured in the arm64 guest: for each
 # estimator, rotation and phase length, how often the true error is within

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Capture the raw slices of multiplexed counts in the arm64 guest lane
 # (bench/guest-mux-slices.sh) into FILE, for bench/mux-estimators.py to
 # compare uncertainty estimators on, off line.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turn each data/*.txt file into a NUL-terminated C string in one source
 # file, with a table {name, text} the library looks files up in.
 separate_arguments(FILES)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The report page's sources (tools/hpmon/html/: page.html, app.js,
 # style.css) as NUL-terminated C strings in a table {name, text} that
 # picture-html.c assembles the page from, so the page needs no file at run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The text of each man page (build/man/NAME.txt, cmake/man-page.cmake) as
 # a NUL-terminated C string, in a table {name, text} that `hpmon help`
 # looks pages up in (tools/hpmon/help.h). With no pages (HPM_MAN=OFF) the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # One man page from one docs/hpmon*.md (docs/CMakeLists.txt runs this per
 # page): pandoc writes OUT.1 through the filter cmake/man.lua, and groff
 # renders OUT.1 as plain text, 80 columns, in OUT.txt, the text the tool

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A pandoc filter that makes a man page of one docs/hpmon*.md
 -- (docs/CMakeLists.txt, cmake/man-page.cmake).
 --

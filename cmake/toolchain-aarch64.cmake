@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Cross-compiling hpmon for arm64 (aarch64) Linux with Debian's cross
 # toolchain: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, and the arm64
 # -dev packages of hpmon's dependencies installed multiarch

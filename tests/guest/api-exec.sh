@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Location events on arm64: hardware breakpoints (4-byte instructions, the
 # arm64 debug registers) and uprobes count a function's calls exactly in
 # a program of the guest: api-regions calls spin() twice and main once.

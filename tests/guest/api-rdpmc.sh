@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The event-set API (<hpmon/counters.h>) reads the program's own counter
 # with rdpmc when the kernel allows user-space reads
 # (kernel.perf_user_access=1), and with read(2) when it does not or when

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Regions measured by the program itself (hpmon stat --regions) count
 # user-mode instructions exactly under -icount: a region around a loop of
 # 3 instructions per iteration counts 3 * N more than an empty region,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon help CMD in the guest: a static hpmon, no man and no pages
 # installed, prints the man page's text that it carries built in, for
 # every command that hpmon --help lists.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon list and hpmon diag see the guest's PMU: armv8_pmuv3 with 6
 # general counters plus the cycle counter, whose events inst_retired and
 # cpu_cycles open and count.

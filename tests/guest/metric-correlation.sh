@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Events of one group share their time on the counters, so their
 # multiplexing errors move together: a metric propagates their covariance.
 # user instructions and user cycles are equal in every slice here (QEMU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Metrics and presets on a real PMU: under -icount shift=0 a user-mode
 # cycle is a user-mode instruction, so -M ipc:u gives exactly 1; PAPI's
 # instruction and cycle presets resolve to the PMU's own events and count

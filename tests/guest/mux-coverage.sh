@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The promise of the uncertainty (docs/metrics.md): the stated interval
 # covers the true error at its stated level, at least 93 % of the errors
 # within 2 sigma (the stated 95 %), over more than 100 counts. The grid:

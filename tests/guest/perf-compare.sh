@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pmu-guest: --perf
 # hpmon against Debian's perf on the same hardware counters: `-x ,` CSV of
 # the same layout (same number of columns, the count, unit, event, running

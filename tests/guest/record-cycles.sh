@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sampling on the overflow of cycles:u under -icount shift=0, where one
 # user-mode instruction is one cycle and counts are exact:
 #  - a run of C cycles sampled every P cycles gives exactly floor(C / P)

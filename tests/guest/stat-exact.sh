@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon stat counts user-mode instructions exactly under -icount shift=0:
 # the loop workload retires 3 instructions per iteration, so two runs
 # differ by exactly 3 * (N2 - N1), and a repeated run counts the same.

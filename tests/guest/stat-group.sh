@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A group of cycles and instructions, user mode only: under -icount
 # shift=0 one instruction takes one cycle, so the two counts are equal,
 # and equal to instructions counted alone.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Twice as many events as the PMU has counters (6 general + the cycle
 # counter, which counts cycles only): 14 x instructions:u multiplex. Each
 # scaled count lands within 1 % of the exact count and reports that it ran

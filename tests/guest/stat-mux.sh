@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon's own rotation (stat --mux hpmon): 14 x instructions:u on 6
 # counters are put on the counters in sets, in turn; each scaled count
 # lands within 1 % of the exact count of a uniform loop and says it ran

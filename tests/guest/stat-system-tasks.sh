@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon stat -a --per-process on the guest's real PMU: two loops run side
 # by side (on one CPU they take turns, switched at every tick), and each
 # one's row counts its own user-mode instructions exactly, however their

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # record's timeline (docs/hpmon-record.md "Timeline") on a real PMU, whose
 # user-mode instruction counts are exact under -icount shift=0:
 #  - the mode is the kernel's: hpmon's own readings every interval of wall

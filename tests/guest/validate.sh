@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hpmon validate on a real ARMv8 PMU: the loop's 8 instructions an
 # iteration are counted exactly, and so are its cycles, by the model of a
 # machine that retires one instruction a cycle (QEMU under -icount); the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by every guest test (tests/guest/*.sh) inside the arm64 guest,
 # under busybox sh. tests/guest/run copies this file to /root/lib/check.sh
 # and the test to /root/NAME.sh, then runs `sh NAME.sh` in /root.

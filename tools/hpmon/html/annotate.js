@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A function's annotate data (hpmon annotate's, for the functions with
 // the most self samples of the main event): its source lines with their
 // samples, the hottest line marked, and its hottest instructions. Shown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The header, the controls and their wiring; then the first drawing.
 function header() {
   const h = $('head');

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hpmon report --html and diff --html: the page's code, in the order
 // picture-html.c joins the files: core.js (the data, helpers, the state),
 // flame.js (the flame graph and its colours), table.js (the functions),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The flame graph (icicle: the root at the top) of event S.ev: its call
 // tree, the frames' colours (by name; by a ratio of counts read from
 // groups or a metric; in diff's page by the change of share), zoom and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The table of functions: self (the frame is the leaf) and total (the
 // frame is anywhere in the stack, once per stack: recursion counts once),
 // with the metrics of each function (-M); in diff's page, diff's rows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Time: lanes on one time axis. The first is the samples of event S.ev
 // per time bin (D.bins: each leaf's samples and period per bin); with a
 // timeline (D.timeline: hpmon's timeline model, from the profile or a
