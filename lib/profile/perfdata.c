@@ -164,7 +164,10 @@ static int bid_cmp(const void *a, const void *b)
 	return strcmp(((const struct pd_bid *)a)->name, ((const struct pd_bid *)b)->name);
 }
 
-/* HEADER_BUILD_ID: records of (header, pid, build_id[24], filename). */
+/* HEADER_BUILD_ID: records of (header, pid, build_id[24], filename), as
+ * perf's struct perf_record_header_build_id: the id at byte 12 (after the
+ * 8-byte header and the 4-byte pid), its length at byte 32 (id[20]) when
+ * PERF_RECORD_MISC_BUILD_ID_SIZE says it is there, the name at 36. */
 static int read_build_ids(struct hpm_perfdata *pd, struct pd_cur *c)
 {
 	size_t cap = (size_t)(c->end - c->p) / 36; /* the smallest record */
@@ -188,11 +191,11 @@ static int read_build_ids(struct hpm_perfdata *pd, struct pd_cur *c)
 		pd->bid_names[pd->nr_bid_names++] = name;
 		struct pd_bid *b = &pd->bids[pd->nr_bids++];
 		b->name = name;
-		/* PERF_RECORD_MISC_BUILD_ID_SIZE: byte 20 holds the length */
-		b->len = misc & (1u << 15) ? r[8 + 20] : HPM_BUILD_ID_MAX;
+		/* PERF_RECORD_MISC_BUILD_ID_SIZE: byte 20 of the id holds its length */
+		b->len = misc & (1u << 15) ? r[12 + 20] : HPM_BUILD_ID_MAX;
 		if (b->len > HPM_BUILD_ID_MAX)
 			b->len = HPM_BUILD_ID_MAX;
-		memcpy(b->bid, r + 8, b->len);
+		memcpy(b->bid, r + 12, b->len);
 	}
 	qsort(pd->bids, pd->nr_bids, sizeof(*pd->bids), bid_cmp);
 	return 0;
