@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <hpmon/symbols.h>
 #include "core/file-internal.h"
@@ -48,6 +49,7 @@ struct hpm_dso {
 	struct { const char *key, *dem; } inl_cache[256];
 	struct hpm_file_id file;  /* the file opened, at its open */
 	char *places[HPM_DSO_MAX_PLACES]; /* where a debug file is looked for */
+	size_t nr_id_places;              /* the first of them: by build-id */
 	size_t nr_places;
 };
 
@@ -115,6 +117,9 @@ static int report(struct hpm_dso *d, const char *path)
 	/* the module keeps the descriptor, and dwfl_end closes it */
 	d->mod = dwfl_report_elf(d->dwfl, path, path, fd, 0, false);
 	dwfl_report_end(d->dwfl, NULL, NULL);
+	void **ud;
+	if (d->mod && dwfl_module_info(d->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = d; /* for find_debuginfo */
 	if (!d->mod) {
 		close(fd);
 		dwfl_end(d->dwfl);
@@ -173,6 +178,7 @@ static void debug_places(struct hpm_dso *d, const char *path, const char *dir)
 			snprintf(id + 2 * i, 3, "%02x", d->build_id[i]);
 		char two[3] = { id[0], id[1], 0 };
 		add_place(d, "%s/.build-id/%s/%s.debug", dir, two, id + 2);
+		d->nr_id_places = d->nr_places;
 	}
 	if (!slash || (size_t)(slash - path) >= sizeof(fdir))
 		return;
@@ -185,6 +191,53 @@ static void debug_places(struct hpm_dso *d, const char *path, const char *dir)
 	add_place(d, "%s/%s%s", fdir, dl, "");
 	add_place(d, "%s/.debug/%s%s", fdir, dl, "");
 	add_place(d, "%s%s/%s", dir, fdir, dl);
+}
+
+/* Whether the file open at @fd has the CRC-32 @crc (gdb's debuglink CRC,
+ * zlib's), read from its start. */
+static bool crc_ok(int fd, GElf_Word crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0L, Z_NULL, 0);
+	ssize_t n;
+	off_t off = 0;
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		c = crc32(c, buf, (uInt)n);
+		off += n;
+	}
+	return n == 0 && (GElf_Word)c == crc;
+}
+
+/*
+ * libdwfl's search for a separate debug file, confined: only the places
+ * debug_places() lists (as gdb looks: the build-id under the debug root;
+ * the debuglink name beside the object, in its .debug/ and under the root;
+ * a debuglink that names a path is not followed), only a regular file,
+ * opened without waiting (a FIFO would hang libdwfl, a device would feed
+ * it without end), and a debuglink's file only with the CRC the object
+ * names.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  GElf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct hpm_dso *d = userdata ? *userdata : NULL;
+	(void)mod, (void)modname, (void)base, (void)file_name, (void)debuglink_file;
+
+	for (size_t i = 0; d && i < d->nr_places; i++) {
+		int fd = hpm__open_input(d->places[i], 0, NULL);
+		if (fd < 0)
+			continue;
+		bool by_id = i < d->nr_id_places;
+		if ((!by_id && debuglink_crc && !crc_ok(fd, debuglink_crc)) ||
+		    !(*debuginfo_file_name = strdup(d->places[i]))) {
+			close(fd);
+			continue;
+		}
+		return fd;
+	}
+	errno = ENOENT;
+	return -1;
 }
 
 struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
@@ -215,7 +268,7 @@ struct hpm_dso *hpm_dso__open(const char *path, const struct hpm_dso_opts *opts)
 	 * and the root (build-id files live in ROOT/.build-id/) */
 	snprintf(d->debuginfo_path, n, "+:.debug:%s", dir);
 	d->cb.find_elf = dwfl_build_id_find_elf;
-	d->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	d->cb.find_debuginfo = find_debuginfo;
 	d->cb.section_address = dwfl_offline_section_address;
 	d->cb.debuginfo_path = &d->debuginfo_path;
 
