@@ -14,15 +14,6 @@
 #include "sys/perf.h"
 #include "sys/opts.h"
 
-double hpm_count__scaled(const struct hpm_count *c)
-{
-	if (!c->running)
-		return 0.0;
-	if (c->running >= c->enabled)
-		return (double)c->value;
-	return (double)c->value * (double)c->enabled / (double)c->running;
-}
-
 void hpm_count__merge(struct hpm_count *sum, const struct hpm_count *c)
 {
 	if (c->err && !sum->err)

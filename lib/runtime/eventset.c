@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <hpmon/session.h>
 #include "runtime/eventset-internal.h"
 #include "sys/perf.h"
 #include "sys/opts.h"
@@ -460,4 +461,15 @@ int hpm_eventset__read(struct hpm_eventset *es, struct hpm_count *out)
 	if (now != tmp)
 		free(now);
 	return rc;
+}
+
+/* hpm_count__scaled (include/hpmon/session.h) is the runtime's: a program
+ * that reads an event set with -lhpmon-rt alone scales its counts too. */
+double hpm_count__scaled(const struct hpm_count *c)
+{
+	if (!c->running)
+		return 0.0;
+	if (c->running >= c->enabled)
+		return (double)c->value;
+	return (double)c->value * (double)c->enabled / (double)c->running;
 }
