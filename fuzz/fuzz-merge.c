@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: hpmon merge's reading of stat files, which come from
  * other machines. The input is parsed by the JSON reader
- * (tools/hpmon/merge-json.c) and, when it parses, written to a file and
+ * (tools/hpmon/output/json-read.c) and, when it parses, written to a file and
  * added to a merge table (merge-table.c) whose figures and missing ranks
  * are then computed. Everything is freed, so leaks show up too. Built by
  * fuzz/CMakeLists.txt, run by scripts/fuzz.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../tools/hpmon/merge-json.c"
+#include "../tools/hpmon/output/json-read.c"
 #include "../tools/hpmon/merge-table.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

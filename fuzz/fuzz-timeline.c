@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../tools/hpmon/escape.c"
-#include "../tools/hpmon/merge-json.c"
+#include "../tools/hpmon/output/escape.c"
+#include "../tools/hpmon/output/json-read.c"
 #include "../tools/hpmon/timeline.c"
 #include "../tools/hpmon/timeline-stat.c"
 #include "../tools/hpmon/timeline-print.c"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The tool's escaping of names for text and CSV output (tools/hpmon/escape.h):
+ * The tool's escaping of names for text and CSV output
+ * (tools/hpmon/output/escape.h):
  * control bytes, newlines and bytes that are not UTF-8 become visible
  * escapes, valid UTF-8 stays as it is, the result never holds a byte below
  * 0x20 nor DEL, and a cut copy stays within its buffer. JSON strings hold
@@ -16,8 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/escape.c"
-#include "../../tools/hpmon/json.c"
+#include "../../tools/hpmon/output/escape.c"
+#include "../../tools/hpmon/output/json.c"
 
 struct row {
 	int line;

@@ -26,11 +26,11 @@
 
 #include <hpmon/profile.h>
 
-#include "../../tools/hpmon/escape.c"
-#include "../../tools/hpmon/json.c"
-#include "../../tools/hpmon/merge-json.c"
+#include "../../tools/hpmon/output/escape.c"
+#include "../../tools/hpmon/output/json.c"
+#include "../../tools/hpmon/output/json-read.c"
 #include "../../tools/hpmon/merge-table.c"
-#include "../../tools/hpmon/output.c"
+#include "../../tools/hpmon/output/output.c"
 #include "../../tools/hpmon/report/table.c"
 #include "../../tools/hpmon/merge-prof.c"
 #include "../../tools/hpmon/report/filter.c"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hpmon merge's pieces (tools/hpmon/merge-json.h, merge.h): the JSON
+ * hpmon merge's pieces (tools/hpmon/output/json-read.h, merge.h): the JSON
  * reader takes what json.c writes (escapes, UTF-8, numbers) and refuses
  * what is not JSON with the reason, nesting past its bound, and NUL
  * escapes; the table's figures over the ranks (total, mean, min and max
@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/escape.c"
-#include "../../tools/hpmon/json.c"
-#include "../../tools/hpmon/merge-json.c"
+#include "../../tools/hpmon/output/escape.c"
+#include "../../tools/hpmon/output/json.c"
+#include "../../tools/hpmon/output/json-read.c"
 #include "../../tools/hpmon/merge-table.c"
 
 static struct mj *parse(const char *s, int *err)

@@ -24,7 +24,7 @@
 #include <cmocka.h>
 #include <linux/perf_event.h>
 
-#include "../../tools/hpmon/merge-json.c"
+#include "../../tools/hpmon/output/json-read.c"
 #include "../../tools/hpmon/timeline.c"
 #include "../../tools/hpmon/timeline-stat.c"
 

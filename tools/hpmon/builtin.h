@@ -2,11 +2,15 @@
 /*
  * The hpmon subcommands. Each lives in its own cmd-NAME.c, takes the
  * arguments after its name (argv[0] is the command name) and returns the
- * process exit status. Registered in the table in hpmon.c.
+ * process exit status (output/exit.h). Registered in the table in
+ * hpmon.c. Included by hpmon.c and by each cmd-NAME.c for its own entry,
+ * by nothing else.
  * Ownership: a command borrows the context for its run; hpmon.c frees it.
  */
 #ifndef HPMON_TOOL_BUILTIN_H
 #define HPMON_TOOL_BUILTIN_H
+
+#include "output/exit.h" /* what each command returns */
 
 struct hpm_ctx;
 
@@ -23,14 +27,5 @@ int cmd_convert(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx);
-
-/* Exit codes of the tool itself (a measured command's own status passes
- * through unchanged, perf-style). */
-enum hpm_exit {
-	HPM_EXIT_OK = 0,
-	HPM_EXIT_FAIL = 1,    /* measurement failed (open, read ...) */
-	HPM_EXIT_USAGE = 129, /* bad option or argument, as perf does */
-	HPM_EXIT_EXEC = 127,  /* command not found / not executable */
-};
 
 #endif

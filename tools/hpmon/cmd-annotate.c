@@ -14,7 +14,7 @@
 #include "annotate.h"
 #include "builtin.h"
 #include "cachedir.h"
-#include "escape.h"
+#include "output/escape.h"
 #include "report-view.h"
 
 static const char annotate_usage[] =

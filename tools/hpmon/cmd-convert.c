@@ -15,7 +15,7 @@
 
 #include <hpmon/profile.h>
 #include "builtin.h"
-#include "output.h"
+#include "output/output.h"
 #include "report/report.h"
 
 static const char convert_usage[] =

@@ -12,7 +12,7 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/sysinfo.h>
 #include "builtin.h"
-#include "json.h"
+#include "output/json.h"
 
 #define UNKNOWN HPM_SYSINFO_UNKNOWN
 #define MAX_PROBLEMS 16

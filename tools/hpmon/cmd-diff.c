@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "escape.h"
+#include "output/escape.h"
 #include "cachedir.h"
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "picture.h"
 #include "report-view.h"
 

@@ -18,11 +18,11 @@
 #include <hpmon/metric.h>
 #include <hpmon/preset.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
+#include "output/advice.h"
 #include "builtin.h"
 #include "costs-file.h"
-#include "escape.h"
-#include "json.h"
+#include "output/escape.h"
+#include "output/json.h"
 
 #define MAX_NOTES 16
 

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "escape.h"
-#include "json.h"
+#include "output/escape.h"
+#include "output/json.h"
 #include "merge-prof.h"
 #include "merge.h"
 

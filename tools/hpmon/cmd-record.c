@@ -21,13 +21,13 @@
 
 #include <hpmon/record.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
+#include "output/advice.h"
 #include "builtin.h"
 #include "cachedir.h"
 #include "kcache.h"
 #include "launch.h"
-#include "output.h"
-#include "outname.h"
+#include "output/output.h"
+#include "output/outname.h"
 #include "proctree.h"
 #include "record-cmd.h"
 

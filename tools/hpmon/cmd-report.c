@@ -17,7 +17,7 @@
 #include "picture.h"
 #include "cachedir.h"
 #include "metric-args.h"
-#include "output.h"
+#include "output/output.h"
 #include "report-view.h"
 #include "timeline.h"
 #include "timeline-print.h"

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice.h"
+#include "output/advice.h"
 #include "builtin.h"
-#include "output.h"
-#include "outname.h"
+#include "output/output.h"
+#include "output/outname.h"
 #include "stat-cmd.h"
 #include "stat-mux.h"
 

@@ -20,7 +20,7 @@
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
+#include "output/advice.h"
 #include "builtin.h"
 #include "launch.h"
 #include "top.h"

@@ -26,9 +26,9 @@
 #include <hpmon/counters.h>
 #include <hpmon/event.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
+#include "output/advice.h"
 #include "builtin.h"
-#include "json.h"
+#include "output/json.h"
 #include "validate.h"
 
 #define MAX_REPEATS 16

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "builtin.h"
+#include "output/exit.h"
 #include "help.h"
 
 #ifndef HPM_MAN_RELDIR /* the man1 folder from the bin folder, when installed */

@@ -16,8 +16,8 @@
 #include "builtin.h"
 #include "costs-file.h"
 #include "help.h"
-#include "output.h"
-#include "outname.h"
+#include "output/output.h"
+#include "output/outname.h"
 
 struct command {
 	const char *name;

@@ -18,11 +18,11 @@
 
 #include <hpmon/profile.h>
 
-#include "builtin.h"
-#include "escape.h"
+#include "output/exit.h"
+#include "output/escape.h"
 #include "merge-prof.h"
 #include "merge.h"
-#include "output.h"
+#include "output/output.h"
 #include "report/table.h"
 
 #define PM_FIRST_NEW_ID (1 << 22) /* PID_MAX_LIMIT: no kernel gives an id this high */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "merge-json.h"
+#include "output/json-read.h"
 #include "merge.h"
 
 #define MERGE_MAX_COLS 4096

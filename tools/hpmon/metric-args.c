@@ -7,8 +7,8 @@
 
 #include <hpmon/hpmon.h>
 #include <hpmon/metric.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "costs-file.h"
 #include "metric-args.h"
 

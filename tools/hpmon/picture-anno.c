@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "annotate.h"
-#include "json.h"
+#include "output/json.h"
 #include "picture.h"
 
 #define ANNO_LINES 300

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include <hpmon/metric.h>
-#include "json.h"
+#include "output/json.h"
 #include "picture.h"
 #include "report-view.h"
 #include "report/table.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escape.h"
+#include "output/escape.h"
 #include "picture.h"
 #include "report/report.h"
 

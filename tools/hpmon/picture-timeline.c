@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "output/json.h"
 #include "picture.h"
 #include "timeline.h"
 

@@ -8,8 +8,8 @@
 
 #include <hpmon/metric.h>
 
-#include "escape.h"
-#include "json.h"
+#include "output/escape.h"
+#include "output/json.h"
 #include "report-view.h"
 
 static double pct(double part, double total)

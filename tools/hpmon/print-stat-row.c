@@ -5,7 +5,7 @@
  * print-stat.c so that the rows of `stat -a --per-*` (stat-systasks.c)
  * and of a command share one definition.
  */
-#include "json.h"
+#include "output/json.h"
 #include "stat.h"
 
 const char *stat_json_rows_key(const struct stat_report *r)

@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 
-#include "escape.h"
-#include "json.h"
+#include "output/escape.h"
+#include "output/json.h"
 #include "stat.h"
 
 void stat_print_trace(const struct stat_out *o, const struct stat_report *r,

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "escape.h"
-#include "json.h"
-#include "outname.h"
-#include "output.h"
+#include "output/escape.h"
+#include "output/json.h"
+#include "output/outname.h"
+#include "output/output.h"
 #include "stat.h"
 
 /* 1234567 -> "1,234,567" */

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include <hpmon/profile.h>
-#include "outname.h"
-#include "advice.h"
+#include "output/outname.h"
+#include "output/advice.h"
 #include "record-cmd.h"
 
 static uint64_t now_ns(clockid_t clk)

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include <hpmon/metric.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "metric-args.h"
 #include "report-view.h"
 

@@ -20,8 +20,8 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "metric-args.h"
 #include "serve.h"
 

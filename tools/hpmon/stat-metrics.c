@@ -16,8 +16,8 @@
 
 #include <hpmon/preset.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "metric-args.h"
 #include "stat.h"
 

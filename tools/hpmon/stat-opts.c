@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 
 #include <hpmon/sysinfo.h>
-#include "builtin.h"
+#include "output/exit.h"
 #include "stat-cmd.h"
 
 static const char stat_usage[] =

@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "stat-cmd.h"
 #include "stat-mux.h"
 

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include <hpmon/sysacct.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 #include "stat-cmd.h"
 #include "sysrows.h"
 

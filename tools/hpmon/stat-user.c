@@ -15,10 +15,10 @@
 
 #include <hpmon/counters.h>
 #include <hpmon/session.h>
-#include "builtin.h"
-#include "escape.h"
-#include "advice.h"
-#include "json.h"
+#include "output/exit.h"
+#include "output/escape.h"
+#include "output/advice.h"
+#include "output/json.h"
 #include "launch.h"
 #include "stat-user.h"
 #include "stat.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include <hpmon/profile.h>
-#include "escape.h"
+#include "output/escape.h"
 #include "report/report.h"
 #include "timeline.h"
 #include "timeline-print.h"

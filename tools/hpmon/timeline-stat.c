@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "merge-json.h"
+#include "output/json-read.h"
 #include "timeline-build.h"
 
 bool timeline__is_stat_json(const void *head, size_t n)

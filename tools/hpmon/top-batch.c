@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "escape.h"
-#include "json.h"
+#include "output/escape.h"
+#include "output/json.h"
 #include "top.h"
 
 static const char *by_name(const struct top *t)

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "builtin.h"
+#include "output/exit.h"
 #include "top.h"
 
 int top_tui(struct top *t)

@@ -18,8 +18,8 @@
 #include <time.h>
 
 #include <hpmon/hpmon.h>
-#include "builtin.h"
-#include "escape.h"
+#include "output/exit.h"
+#include "output/escape.h"
 #include "launch.h"
 #include "top.h"
 

@@ -29,10 +29,10 @@
 
 #include <hpmon/hpmon.h>
 #include <hpmon/counters.h>
-#include "builtin.h"
+#include "output/exit.h"
 #include "costs-file.h"
-#include "json.h"
-#include "output.h"
+#include "output/json.h"
+#include "output/output.h"
 #include "validate.h"
 
 #define MAX_REP 16

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "export/export.h"
-#include "json.h"
+#include "output/json.h"
 #include "report/table.h"
 
 /* A frame of a call stack: node i + 1 is nodes[i], 0 the root (no frame). */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "export/export-internal.h"
-#include "json.h"
+#include "output/json.h"
 
 #define SPEEDSCOPE_SCHEMA "https://www.speedscope.app/file-format-schema.json"
 

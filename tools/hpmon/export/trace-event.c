@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "export/export-internal.h"
-#include "json.h"
+#include "output/json.h"
 
 #define TRACE_INTERVAL_NS 10000000ull /* the counters' interval: 10 ms */
 

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A small JSON reader for hpmon merge: it reads stat's --json files,
- * which come from other machines and are not trusted. The whole text is
- * parsed into a tree at once (one file at a time: merge frees each tree
- * before it reads the next), with bounds: the text at most MJ_MAX_TEXT
- * bytes, nesting at most MJ_MAX_DEPTH, and no more nodes than the text
- * has bytes. Strings are kept unescaped, NUL-terminated (a \u0000 escape
- * is refused).
+ * The tool's one JSON reader, for stat's --json files: hpmon merge reads
+ * them, and report --timeline and --html a `stat -I` file's lines
+ * (timeline-stat.c). They may come from other machines and are not
+ * trusted. The whole text is parsed into a tree at once (one file at a
+ * time: merge frees each tree before it reads the next), with bounds:
+ * the text at most MJ_MAX_TEXT bytes, nesting at most MJ_MAX_DEPTH, and
+ * no more nodes than the text has bytes. Strings are kept unescaped,
+ * NUL-terminated (a \u0000 escape is refused).
  *
  * Ownership: mj_parse returns a tree the caller frees with mj_free; every
  * node and string in it belongs to the tree. mj_get and mj_at return
  * nodes borrowed from it.
  */
-#ifndef HPMON_TOOL_MERGE_JSON_H
-#define HPMON_TOOL_MERGE_JSON_H
+#ifndef HPMON_TOOL_JSON_READ_H
+#define HPMON_TOOL_JSON_READ_H
 
 #include <stddef.h>
 

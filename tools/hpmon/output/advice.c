@@ -9,8 +9,8 @@
 
 #include <hpmon/event.h>
 #include <hpmon/sysinfo.h>
-#include "advice.h"
-#include "builtin.h"
+#include "output/advice.h"
+#include "output/exit.h"
 
 /* Said wherever CAP_PERFMON is offered as a fix: with it, whoever may run
  * hpmon can sample other users' processes and copy their stacks

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Escaping of names for text and CSV output (escape.h). */
-#include "escape.h"
+#include "output/escape.h"
 
 #include <pthread.h>
 #include <stdint.h>

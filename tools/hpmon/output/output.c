@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
-#include "output.h"
+#include "output/exit.h"
+#include "output/output.h"
 
 static int say(const struct out_file *of, int err, const char *why)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include <hpmon/profile.h>
-#include "json.h"
-#include "outname.h"
+#include "output/json.h"
+#include "output/outname.h"
 
 /* OpenMPI, MPICH and Intel MPI (PMI), Slurm, and PMIx launchers */
 const char *const outname_rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",

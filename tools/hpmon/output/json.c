@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "json.h"
-#include "escape.h"
+#include "output/json.h"
+#include "output/escape.h"
 
 #include <math.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The JSON reader of hpmon merge (merge-json.h): recursive descent over a
+ * The JSON reader of stat's files (json-read.h): recursive descent over a
  * bounded text, with a depth bound that keeps the recursion small.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge-json.h"
+#include "output/json-read.h"
 
 struct mj_in {
 	const char *p, *end, *start;
