@@ -13,7 +13,7 @@
 
 #include "annotate.h"
 #include "builtin.h"
-#include "cachedir.h"
+#include "cache/cachedir.h"
 #include "output/escape.h"
 #include "report-view.h"
 

@@ -17,7 +17,7 @@
 
 #include "builtin.h"
 #include "output/escape.h"
-#include "cachedir.h"
+#include "cache/cachedir.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "picture.h"

@@ -23,8 +23,8 @@
 #include <hpmon/sysinfo.h>
 #include "output/advice.h"
 #include "builtin.h"
-#include "cachedir.h"
-#include "kcache.h"
+#include "cache/cachedir.h"
+#include "cache/kcache.h"
 #include "launch.h"
 #include "output/output.h"
 #include "output/outname.h"

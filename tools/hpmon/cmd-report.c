@@ -15,7 +15,7 @@
 #include "builtin.h"
 #include "export/export.h"
 #include "picture.h"
-#include "cachedir.h"
+#include "cache/cachedir.h"
 #include "metric-args.h"
 #include "output/output.h"
 #include "report-view.h"

@@ -18,7 +18,7 @@
 
 #include <hpmon/symcache.h>
 #include <hpmon/unwind.h>
-#include "kcache.h"
+#include "cache/kcache.h"
 #include "report/report-internal.h"
 
 /* ---- processes and their mappings ---- */

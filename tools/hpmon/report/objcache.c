@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include <hpmon/symcache.h>
-#include "cachedir.h"
+#include "cache/cachedir.h"
 #include "report/report-internal.h"
 
 /* The memory of the caches read in one report, past which objects are

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cachedir.h"
+#include "cache/cachedir.h"
 
 /*
  * Can no one but @uid (and root) change what @path leads to? Every

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <hpmon/symbols.h>
-#include "cachedir.h"
-#include "kcache.h"
+#include "cache/cachedir.h"
+#include "cache/kcache.h"
 
 /* The first line of procfs file @name into @buf, without its newline. */
 static int read_line(const char *procfs, const char *name, char *buf, size_t len)
