@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The command starts as it would without hpmon, although it runs in
-# hpmon's memory until its exec (tools/hpmon/launch.c): no signal blocked,
+# hpmon's memory until its exec (tools/hpmon/launch/launch.c): no signal blocked,
 # what the caller ignored still ignored, except the four signals hpmon
 # passes on, which are at their default; PATH searched past missing and
 # unusable directories; a script without "#!" run by /bin/sh, as execvp

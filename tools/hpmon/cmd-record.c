@@ -25,10 +25,10 @@
 #include "builtin.h"
 #include "cache/cachedir.h"
 #include "cache/kcache.h"
-#include "launch.h"
+#include "launch/launch.h"
 #include "output/output.h"
 #include "output/outname.h"
-#include "proctree.h"
+#include "launch/proctree.h"
 #include "record-cmd.h"
 
 

@@ -20,7 +20,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
-#include "launch.h"
+#include "launch/launch.h"
 #include "metric-args.h"
 #include "serve.h"
 #include "stat-cmd.h"

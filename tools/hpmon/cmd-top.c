@@ -22,7 +22,7 @@
 #include <hpmon/sysinfo.h>
 #include "output/advice.h"
 #include "builtin.h"
-#include "launch.h"
+#include "launch/launch.h"
 #include "top.h"
 
 static const char usage[] =

@@ -17,7 +17,7 @@
 
 #include <hpmon/record.h>
 #include <hpmon/sysinfo.h>
-#include "launch.h"
+#include "launch/launch.h"
 
 struct record_opts {
 	char events[4096];

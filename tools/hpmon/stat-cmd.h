@@ -21,7 +21,7 @@
 
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
-#include "launch.h"
+#include "launch/launch.h"
 #include "stat.h"
 #include "stat-user.h"
 

@@ -19,7 +19,7 @@
 #include "output/escape.h"
 #include "output/advice.h"
 #include "output/json.h"
-#include "launch.h"
+#include "launch/launch.h"
 #include "stat-user.h"
 #include "stat.h"
 

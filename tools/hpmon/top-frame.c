@@ -14,7 +14,7 @@
 
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
-#include "launch.h"
+#include "launch/launch.h"
 #include "top.h"
 
 static uint64_t mono_ns(void)

@@ -20,7 +20,7 @@
 #include <hpmon/hpmon.h>
 #include "output/exit.h"
 #include "output/escape.h"
-#include "launch.h"
+#include "launch/launch.h"
 #include "top.h"
 
 #define KEY_ESCAPE 27

@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "launch.h"
+#include "launch/launch.h"
 
 volatile sig_atomic_t got_signal;
 volatile sig_atomic_t child_pid;

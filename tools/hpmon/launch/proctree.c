@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proctree.h"
+#include "launch/proctree.h"
 
 /* Send @sig to @root and every process below it: a shell's children would
  * otherwise run on, orphaned, after the shell ends. From /proc, in
