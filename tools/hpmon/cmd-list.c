@@ -20,7 +20,7 @@
 #include <hpmon/sysinfo.h>
 #include "output/advice.h"
 #include "builtin.h"
-#include "costs-file.h"
+#include "counting/costs-file.h"
 #include "output/escape.h"
 #include "output/json.h"
 

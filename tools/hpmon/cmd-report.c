@@ -16,7 +16,7 @@
 #include "export/export.h"
 #include "picture.h"
 #include "cache/cachedir.h"
-#include "metric-args.h"
+#include "counting/metric-args.h"
 #include "output/output.h"
 #include "report-view.h"
 #include "timeline.h"

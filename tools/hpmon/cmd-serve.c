@@ -21,9 +21,8 @@
 #include <hpmon/hpmon.h>
 #include "builtin.h"
 #include "launch/launch.h"
-#include "metric-args.h"
+#include "counting/metric-args.h"
 #include "serve.h"
-#include "stat-cmd.h"
 
 #define DRAIN_MS 100    /* the accounting's buffers stay small: as stat -a --per-process */
 #define DEFAULT_PROCESSES 20
@@ -289,7 +288,7 @@ int cmd_serve(int argc, char **argv, struct hpm_ctx *ctx)
 		.files = o.mf, .nr_files = o.nr_mf,
 	};
 	struct serve_count_opts co = {
-		.events = o.events[0] ? o.events : stat_default_events(),
+		.events = o.events[0] ? o.events : count_args_default_events(),
 		.cpus = o.tg.nr_cpus ? o.tg.cpus : NULL,
 		.nr_cpus = o.tg.nr_cpus,
 		.metrics = &ma,

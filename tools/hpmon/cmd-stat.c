@@ -85,7 +85,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	}
 	bool metrics_asked = o->nr_mgroups || o->nr_minline || o->nr_mfiles;
 	if (!o->events_given && !metrics_asked)
-		stat_append_events(o, stat_default_events());
+		stat_append_events(o, count_args_default_events());
 	struct stat_metrics_opts mo = {
 		.metrics = { .groups = o->mgroups, .nr_groups = o->nr_mgroups,
 			     .inline_defs = o->minline, .nr_inline = o->nr_minline,

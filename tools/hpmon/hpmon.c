@@ -14,7 +14,7 @@
 
 #include <hpmon/hpmon.h>
 #include "builtin.h"
-#include "costs-file.h"
+#include "counting/costs-file.h"
 #include "help.h"
 #include "output/output.h"
 #include "output/outname.h"

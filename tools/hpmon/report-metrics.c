@@ -18,7 +18,7 @@
 #include <hpmon/metric.h>
 #include "output/advice.h"
 #include "output/exit.h"
-#include "metric-args.h"
+#include "counting/metric-args.h"
 #include "report-view.h"
 
 struct rep_metrics {

@@ -22,7 +22,7 @@
 #include <hpmon/session.h>
 #include "output/advice.h"
 #include "output/exit.h"
-#include "metric-args.h"
+#include "counting/metric-args.h"
 #include "serve.h"
 
 struct serve_count {

@@ -24,7 +24,7 @@
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
 #include "serve.h"
-#include "sysrows.h"
+#include "counting/sysrows.h"
 
 /* Tasks the accounting keeps before it is renewed: a few MiB, far below
  * its limit of 1,048,576, reached in hours by a machine that builds. */

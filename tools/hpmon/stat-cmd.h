@@ -75,8 +75,6 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 int stat_check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o);
 /* Add @spec to the event list of @o. 0, or -1 when it is too long. */
 int stat_append_events(struct stat_opts *o, const char *spec);
-/* perf's default events: hardware ones only when they count here. */
-const char *stat_default_events(void);
 
 /* ---- stat-run.c ---- */
 

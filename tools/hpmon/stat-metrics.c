@@ -18,7 +18,7 @@
 #include <hpmon/sysinfo.h>
 #include "output/advice.h"
 #include "output/exit.h"
-#include "metric-args.h"
+#include "counting/metric-args.h"
 #include "stat.h"
 
 struct stat_metrics {

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* hpmon stat's options, and its default events (stat-cmd.h). */
+/* hpmon stat's options (stat-cmd.h). */
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/perf_event.h>
 
-#include <hpmon/sysinfo.h>
 #include "output/exit.h"
 #include "stat-cmd.h"
 
@@ -239,21 +237,4 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (o->trace && (!o->argv || o->tg.nr_ids || o->tg.system))
 		return usage_error("%s", "--trace follows a launched COMMAND only");
 	return 0;
-}
-
-/* ---- the default event set ---- */
-
-static bool hw_counts_here(void)
-{
-	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
-				     .config = PERF_COUNT_HW_INSTRUCTIONS };
-	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
-}
-
-const char *stat_default_events(void)
-{
-	static const char sw[] = "task-clock,context-switches,cpu-migrations,page-faults";
-	static const char hw[] = "task-clock,context-switches,cpu-migrations,page-faults,"
-				 "cycles,instructions,branches,branch-misses";
-	return hw_counts_here() ? hw : sw;
 }

@@ -19,7 +19,7 @@
 #include "output/advice.h"
 #include "output/exit.h"
 #include "stat-cmd.h"
-#include "sysrows.h"
+#include "counting/sysrows.h"
 
 #define POLL_MS 100 /* drain at least this often: buffers stay small */
 

@@ -16,7 +16,7 @@
 
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
-#include "metric-args.h"
+#include "counting/metric-args.h"
 
 enum stat_agg { AGG_GLOBAL, AGG_THREAD, AGG_PROCESS, AGG_CPU, AGG_CGROUP };
 enum stat_fmt { FMT_HUMAN, FMT_CSV, FMT_JSON };

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "metric-args.h"
-#include "sysrows.h"
+#include "counting/metric-args.h"
+#include "counting/sysrows.h"
 
 struct hpm_ctx;
 struct hpm_evlist;

@@ -30,7 +30,7 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/counters.h>
 #include "output/exit.h"
-#include "costs-file.h"
+#include "counting/costs-file.h"
 #include "output/json.h"
 #include "output/output.h"
 #include "validate.h"

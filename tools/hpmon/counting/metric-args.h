@@ -2,8 +2,9 @@
 /*
  * The counting options stat, serve and report share: -M, --metric and
  * --metrics-file (loading the metric set they name and selecting what is
- * to be shown), and the parsing of -e and -C, so each command takes them
- * with the same rules and says the same thing about a bad one.
+ * to be shown), the parsing of -e and -C, so each command takes them
+ * with the same rules and says the same thing about a bad one, and the
+ * events counted without -e.
  * Ownership: the caller owns the set and the selection metric_args_load
  * returns and frees them, the selection first (it borrows the set); the
  * context outlives both; @a's strings are borrowed for the call; the
@@ -61,6 +62,9 @@ int count_args_event(const char *cmd, char *events, size_t len, const char *opt,
 		     const char *val);
 /* @spec appended to @events: 0, or -1 when it does not fit. */
 int count_args_append(char *events, size_t len, const char *spec);
+/* The events of stat and serve without -e, perf's default events:
+ * hardware ones only when they count here. A static string. */
+const char *count_args_default_events(void);
 
 /* -C: every CPU of @cpus must exist here (under the context's sysfs).
  * 0, or HPM_EXIT_USAGE after naming the first that does not and the

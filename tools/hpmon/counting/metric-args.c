@@ -4,13 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include <hpmon/hpmon.h>
 #include <hpmon/metric.h>
+#include <hpmon/sysinfo.h>
 #include "output/advice.h"
 #include "output/exit.h"
-#include "costs-file.h"
-#include "metric-args.h"
+#include "counting/costs-file.h"
+#include "counting/metric-args.h"
 
 bool metric_args_any(const struct metric_args *a)
 {
@@ -187,4 +189,21 @@ int count_args_cpus(struct hpm_ctx *ctx, const char *cmd, const int *cpus, size_
 		}
 	}
 	return 0;
+}
+
+/* ---- the default event set ---- */
+
+static bool hw_counts_here(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+				     .config = PERF_COUNT_HW_INSTRUCTIONS };
+	return hpm_sysinfo__probe(&a, 0, -1, HPM_PROBE_USER_ONLY, NULL) == 0;
+}
+
+const char *count_args_default_events(void)
+{
+	static const char sw[] = "task-clock,context-switches,cpu-migrations,page-faults";
+	static const char hw[] = "task-clock,context-switches,cpu-migrations,page-faults,"
+				 "cycles,instructions,branches,branch-misses";
+	return hw_counts_here() ? hw : sw;
 }

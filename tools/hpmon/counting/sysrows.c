@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include <hpmon/sysacct.h>
-#include "sysrows.h"
+#include "counting/sysrows.h"
 
 void sysrows_init(struct sysrows *s, enum sysrows_by by, size_t nr_ev)
 {

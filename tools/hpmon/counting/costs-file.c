@@ -13,7 +13,7 @@
 
 #include <hpmon/hpmon.h>
 #include <hpmon/sysinfo.h>
-#include "costs-file.h"
+#include "counting/costs-file.h"
 
 static void model_key(struct hpm_ctx *ctx, char *key, size_t len)
 {
