@@ -10,7 +10,7 @@
 #include <string.h>
 #include <libiberty/demangle.h>
 
-#include "symbols/symtab.h"
+#include "symbols/demangle-internal.h"
 
 char *hpm__demangle(const char *name)
 {

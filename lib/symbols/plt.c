@@ -18,10 +18,11 @@
  * name (memcpy@plt), where perf shows "*ABS*+0x...@plt".
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbols/symtab.h"
+#include "symbols/plt-internal.h"
 
 struct slot {
 	uint64_t got;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "symbols/symtab.h"
+#include "symbols/plt-internal.h"
 
 struct cand {
 	struct hpm_fsym s;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An object's function symbols as one sorted table (symtab.c), built once
- * per struct hpm_dso and searched by address (binary search) and by name;
- * its PLT entries (plt.c) and the demangler (demangle.c).
+ * per struct hpm_dso and searched by address (binary search) and by name,
+ * with its PLT entries (plt-internal.h) and demangled names
+ * (demangle-internal.h).
+ * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
  *
  * Ownership: the table owns its entries, the names it made (a version
  * cut off, "@plt" added) and the demangled names; other names point into
  * the ELF data of the Dwfl module it was built from, which must outlive
- * it. hpm__demangle() returns a malloc'd string the caller frees.
+ * it.
  */
 #ifndef HPM_SYMBOLS_SYMTAB_H
 #define HPM_SYMBOLS_SYMTAB_H
@@ -17,6 +19,8 @@
 #include <stdint.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+
+#include "symbols/demangle-internal.h"
 
 struct hpm_fsym {
 	uint64_t start, size;  /* link-time; a size of 0 in the file reaches the next symbol */
@@ -53,17 +57,5 @@ const char *hpm_symtab__name(struct hpm_fsym *s, bool demangle);
  * code and data inside sections, in ELF symbol tables and in an arm64
  * kernel's kallsyms (its modules'); they never name a function. */
 bool hpm__mapping_symbol(const char *name);
-
-/* A readable form of a mangled C++ or Rust @name (malloc'd), or NULL
- * when @name is not mangled (C) or not understood. */
-char *hpm__demangle(const char *name);
-
-/* The PLT entries of @elf, each handed to @add with the name of the
- * function it jumps to (without "@plt"), its link-time address and size.
- * x86-64 (.plt, .plt.sec, .plt.got) and AArch64 (.plt). 0, or what @add
- * returned when not 0. */
-int hpm__plt_foreach(Elf *elf, int (*add)(void *ctx, const char *name, uint64_t addr,
-					  uint64_t size),
-		     void *ctx);
 
 #endif
