@@ -21,8 +21,9 @@
 # that subshell (as fail does): call it at the test's top level.
 #
 # Every hpmon run is bounded by E2E_TIMEOUT seconds (see below): by
-# default 60 s times max(1, load average / CPUs), measured when the test
-# starts, so a loaded machine slows a test down instead of failing it.
+# default 60 s times max(1, load average / CPUs) (at most 4 times), measured
+# when the test starts, so a loaded machine slows a test down instead of
+# failing it.
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	echo "lib.sh holds the helpers of the e2e tests; source it from one"
@@ -80,12 +81,12 @@ trap e2e_cleanup EXIT
 
 # No test may hang CTest: every hpmon run is bounded, by E2E_TIMEOUT
 # seconds when the environment (or the test, before its runs) sets it,
-# else by 60 s scaled by the load: 60 * max(1, loadavg1 / nproc). A test
-# that looks for a hang sets a short one itself.
+# else by 60 s scaled by the load: 60 * min(4, max(1, loadavg1 / nproc)).
+# A test that looks for a hang sets a short one itself.
 e2e_default_timeout() {
 	local n
 	n=$(nproc 2>/dev/null || echo 1)
-	awk -v n="$n" '{ f = $1 / n; if (f < 1) f = 1; printf "%d\n", 60 * f + 0.5 }' \
+	awk -v n="$n" '{ f = $1 / n; if (f < 1) f = 1; if (f > 4) f = 4; printf "%d\n", 60 * f + 0.5 }' \
 		/proc/loadavg 2>/dev/null || echo 60
 }
 E2E_TIMEOUT=${E2E_TIMEOUT:-$(e2e_default_timeout)}
