@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "report/annotate.h"
 #include "builtin.h"
 #include "cache/cachedir.h"
 #include "output/escape.h"
-#include "report-view.h"
+#include "report/report-view.h"
 
 static const char annotate_usage[] =
 	"usage: hpmon annotate [-i FILE] [--dso NAMES] [filters] [--no-source] [--no-demangle]\n"

@@ -21,7 +21,7 @@
 #include "output/json.h"
 #include "output/output.h"
 #include "picture.h"
-#include "report-view.h"
+#include "report/report-view.h"
 
 static const char diff_usage[] =
 	"usage: hpmon diff [--json | --html [-o FILE]] [--percent-limit P] [--no-demangle]\n"

@@ -18,7 +18,7 @@
 #include "cache/cachedir.h"
 #include "counting/metric-args.h"
 #include "output/output.h"
-#include "report-view.h"
+#include "report/report-view.h"
 #include "timeline.h"
 #include "timeline-print.h"
 

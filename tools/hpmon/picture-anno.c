@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "report/annotate.h"
 #include "output/json.h"
 #include "picture.h"
 

@@ -19,7 +19,7 @@
 #include <hpmon/metric.h>
 #include "output/json.h"
 #include "picture.h"
-#include "report-view.h"
+#include "report/report-view.h"
 #include "report/table.h"
 
 /* A function of the table whose total is under 1/PRUNE of its event's

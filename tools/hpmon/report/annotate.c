@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "report/annotate.h"
 #include "report/report.h"
 
 long anno_find(const struct rep *r, const char *symbol, const struct rep_list *dsos, uint32_t ev)

@@ -10,7 +10,7 @@
 
 #include "output/escape.h"
 #include "output/json.h"
-#include "report-view.h"
+#include "report/report-view.h"
 
 static double pct(double part, double total)
 {

@@ -19,7 +19,7 @@
 #include "output/advice.h"
 #include "output/exit.h"
 #include "counting/metric-args.h"
-#include "report-view.h"
+#include "report/report-view.h"
 
 struct rep_metrics {
 	struct hpm_metricset *ms;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What report and annotate show of a loaded report (report/report.h):
- * metric formulas per row (report-metrics.c) and the listings
- * (print-report.c).
+ * What report, annotate, diff and the report page show of a loaded
+ * report (report/report.h): metric formulas per row (report-metrics.c)
+ * and the listings (print-report.c).
  *
  * Ownership: rep_metrics_setup makes r->metrics, which the caller frees
  * with rep_metrics_free (before rep_free); the metrics borrow the rep's
