@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer target: the timeline model's readers (tools/hpmon/timeline.c)
- * and its sparklines (timeline-print.c). The input is read as a file of
+ * libFuzzer target: the timeline model's readers
+ * (tools/hpmon/timeline/timeline.c) and its sparklines (timeline-print.c). The input is read as a file of
  * hpmon stat -I --json (JSON lines from anywhere) and, when it opens as
  * one, as a profile; each timeline made is printed (to /dev/null) and
  * freed, so leaks show up too. Built by fuzz/CMakeLists.txt, run by
@@ -15,8 +15,8 @@
 
 #include "../tools/hpmon/output/escape.c"
 #include "../tools/hpmon/output/json-read.c"
-#include "../tools/hpmon/timeline.c"
-#include "../tools/hpmon/timeline-stat.c"
+#include "../tools/hpmon/timeline/timeline.c"
+#include "../tools/hpmon/timeline/timeline-stat.c"
 #include "../tools/hpmon/timeline-print.c"
 
 /* timeline-print.c's report_timeline opens profiles through the report

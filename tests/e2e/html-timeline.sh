@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The timeline in report --html's page, in headless Chromium
-# (tests/e2e/cdp.py), from the timeline model (tools/hpmon/timeline.h):
+# (tests/e2e/cdp.py), from the timeline model (tools/hpmon/timeline/timeline.h):
 #  - a profile of page faults, one sample each, of three threads that
 #    fault 1, 2 and 3 units of pages: a lane per thread under the event's
 #    total, the total lane's sum the event's samples, the threads' sums in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The timeline model (tools/hpmon/timeline.h): stat -I JSON lines binned
+ * The timeline model (tools/hpmon/timeline/timeline.h): stat -I JSON lines binned
  * by interval, with a metric's event listed twice counted once, a null
  * count as no running time, a null metric as a bin without a value, and
  * per-thread rows as their own series; the bin cap halves the resolution
@@ -25,8 +25,8 @@
 #include <linux/perf_event.h>
 
 #include "../../tools/hpmon/output/json-read.c"
-#include "../../tools/hpmon/timeline.c"
-#include "../../tools/hpmon/timeline-stat.c"
+#include "../../tools/hpmon/timeline/timeline.c"
+#include "../../tools/hpmon/timeline/timeline-stat.c"
 
 static char dir[] = "/tmp/test-timeline-XXXXXX";
 

@@ -19,7 +19,7 @@
 #include "counting/metric-args.h"
 #include "output/output.h"
 #include "report/report-view.h"
-#include "timeline.h"
+#include "timeline/timeline.h"
 #include "timeline-print.h"
 
 static const char report_usage[] =

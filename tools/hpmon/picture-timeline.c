@@ -12,7 +12,7 @@
 
 #include "output/json.h"
 #include "picture.h"
-#include "timeline.h"
+#include "timeline/timeline.h"
 
 /* by enum timeline_source */
 static const char *const sources[] = { "records", "polled", "samples", "stat" };

@@ -17,7 +17,7 @@
 #include <hpmon/profile.h>
 #include "output/escape.h"
 #include "report/report.h"
-#include "timeline.h"
+#include "timeline/timeline.h"
 #include "timeline-print.h"
 
 /* Eight heights, lowest first; a column that counted nothing is blank. */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "timeline.h"
+#include "timeline/timeline.h"
 
 #define TL_MAX_EVENTS 1024
 #define TL_SLOT_ALL 0

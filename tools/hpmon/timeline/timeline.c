@@ -16,7 +16,7 @@
 #include <hpmon/profile.h>
 
 #include "report/report.h"
-#include "timeline-build.h"
+#include "timeline/timeline-build.h"
 
 void tl_say(char *why, size_t len, const char *fmt, ...)
 {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "output/json-read.h"
-#include "timeline-build.h"
+#include "timeline/timeline-build.h"
 
 bool timeline__is_stat_json(const void *head, size_t n)
 {
