@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
-# The report page's sources (tools/hpmon/html/: page.html, app.js,
-# style.css) as NUL-terminated C strings in a table {name, text} that
-# picture-html.c assembles the page from, so the page needs no file at run
-# time. As embed-data.cmake does for data/.
+# The report page's sources (tools/hpmon/pictures/html/: page.html,
+# app.js, style.css) as NUL-terminated C strings in a table {name, text}
+# that picture-page.c assembles the page from, so the page needs no file
+# at run time. As embed-data.cmake does for data/.
 #
 #   cmake -DFILES="a.html;b.js" -DOUT=hpmon-html.c -P cmake/embed-html.cmake
-set(body "/* generated from tools/hpmon/html/ by cmake/embed-html.cmake */\n#include <stddef.h>\n#include \"picture.h\"\n")
+set(body "/* generated from tools/hpmon/pictures/html/ by cmake/embed-html.cmake */\n#include <stddef.h>\n#include \"pictures/pictures-internal.h\"\n")
 set(table "const struct html_asset html_assets[] = {\n")
 set(i 0)
 list(SORT FILES)

@@ -20,7 +20,7 @@
 #include "cache/cachedir.h"
 #include "output/json.h"
 #include "output/output.h"
-#include "picture.h"
+#include "pictures/picture.h"
 #include "report/report-view.h"
 
 static const char diff_usage[] =

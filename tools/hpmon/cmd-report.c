@@ -14,7 +14,7 @@
 
 #include "builtin.h"
 #include "export/export.h"
-#include "picture.h"
+#include "pictures/picture.h"
 #include "cache/cachedir.h"
 #include "counting/metric-args.h"
 #include "output/output.h"

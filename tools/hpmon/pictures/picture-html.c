@@ -18,7 +18,7 @@
 
 #include <hpmon/metric.h>
 #include "output/json.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "report/report-view.h"
 #include "report/table.h"
 

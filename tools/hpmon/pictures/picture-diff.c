@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "output/json.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "report/table.h"
 
 /* A frame's name in its profile, for matching: the task's name, or the

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "output/json.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "report/table.h"
 
 /* A frame under 1/PRUNE of its event's total is left out of the page's

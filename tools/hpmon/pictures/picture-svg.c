@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "output/escape.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "report/report.h"
 
 #define SVG_W 1200.0

@@ -16,7 +16,7 @@
 
 #include "report/annotate.h"
 #include "output/json.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 
 #define ANNO_LINES 300
 #define ANNO_HOT 10

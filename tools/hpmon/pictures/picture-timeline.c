@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "output/json.h"
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "timeline/timeline.h"
 
 /* by enum timeline_source */

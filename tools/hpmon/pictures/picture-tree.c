@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "picture.h"
+#include "pictures/pictures-internal.h"
 #include "report/report.h"
 #include "report/table.h"
 
