@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics/metric-internal.h"
+#include "metrics/expr-internal.h"
 
 /* ---- tokens ---- */
 

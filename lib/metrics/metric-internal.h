@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Metric expressions inside the library: the syntax tree metrics/expr.c
- * builds and metrics/eval.c evaluates, with references to other metrics
- * followed during evaluation (the "second pass" of a metric set); and the
- * metric sets (metrics/metric.c) that selections (metrics/msel.c) use.
+ * Metric sets inside the library (metrics/metric.c; their built-in
+ * metrics metrics/metric-data.c, their files metrics/metric-file.c), as
+ * selections (metrics/msel.c) use them. Their expressions are
+ * metrics/expr-internal.h's.
+ * Room: lib/metrics/ owns metric expressions, metric sets and selections; may use events, core, sys.
  *
- * Ownership: an expression owns its tree, text and names; a metric owns
- * its strings and expression; a metric set owns its metrics and borrows
- * its context, which must outlive it; a selection borrows its metric set,
- * which must outlive it. An evaluation borrows everything it is given for
- * the one call.
+ * Ownership: a metric owns its strings and expression; a metric set owns
+ * its metrics and borrows its context, which must outlive it; a selection
+ * borrows its metric set, which must outlive it.
  */
 #ifndef HPM_METRIC_INTERNAL_H
 #define HPM_METRIC_INTERNAL_H
@@ -18,88 +17,8 @@
 #include <stddef.h>
 #include <hpmon/metric.h>
 
-/* Bounds on untrusted input (metric files, --metric). */
-#define HPM_EXPR_MAX_LEN 4096    /* characters of one expression */
-#define HPM_EXPR_MAX_DEPTH 64    /* nesting of parentheses and operators (docs/metrics.md) */
-#define HPM_EXPR_MAX_NODES 1024  /* nodes of one expression */
-#define HPM_EXPR_MAX_NAME 255    /* characters of one name */
-/* Distinct inputs (events and context values) one evaluation may use,
- * references to other metrics followed; also the refs of one expression. */
-#define HPM_EXPR_MAX_INPUTS 32
-/* Metrics that refer to metrics: how deep the chain may go. */
-#define HPM_METRIC_MAX_CHAIN 8
-
-enum hpm_node_kind {
-	HPM_N_NUM,   /* a number */
-	HPM_N_REF,   /* a name: event, metric or context value */
-	HPM_N_NEG,   /* -x */
-	HPM_N_NOT,   /* not x */
-	HPM_N_BIN,   /* x op y */
-	HPM_N_COND,  /* kids[0] if kids[1] else kids[2] */
-	HPM_N_CALL,  /* min(...), max(...), abs(x) */
-};
-
-enum hpm_binop {
-	HPM_OP_ADD, HPM_OP_SUB, HPM_OP_MUL, HPM_OP_DIV,
-	HPM_OP_LT, HPM_OP_LE, HPM_OP_GT, HPM_OP_GE, HPM_OP_EQ, HPM_OP_NE,
-	HPM_OP_AND, HPM_OP_OR,
-};
-
-enum hpm_func { HPM_F_MIN, HPM_F_MAX, HPM_F_ABS };
-
-struct hpm_node {
-	enum hpm_node_kind kind;
-	int op;                 /* enum hpm_binop or enum hpm_func */
-	double num;             /* HPM_N_NUM */
-	size_t ref;             /* HPM_N_REF: index into hpm_expr.refs */
-	size_t pos, len;        /* the node's text in hpm_expr.text */
-	struct hpm_node **kids;
-	unsigned nr_kids;
-};
-
-struct hpm_expr {
-	char *text;
-	struct hpm_node *root;
-	char **refs;            /* distinct names, in order of first use */
-	size_t nr_refs;
-	size_t nr_nodes;
-};
-
-/*
- * Evaluation. A name is looked up through @resolve, which says either
- * that it is an input (slot @*slot of @inputs) or that it is another
- * expression to evaluate in its place (@*sub, a metric), or that it is
- * unknown (a negative error; @why says why, for the n/a reason).
- */
-typedef int (*hpm_eval_resolve_fn)(void *arg, const char *name, size_t *slot,
-				   const struct hpm_expr **sub, char *why,
-				   size_t why_len);
-
-struct hpm_eval {
-	hpm_eval_resolve_fn resolve;
-	void *arg;
-	const struct hpm_value *inputs; /* values of the slots */
-	size_t nr_inputs;               /* at most HPM_EXPR_MAX_INPUTS */
-	/* The covariance of slots i != j; NULL: independent inputs. */
-	double (*cov)(void *arg, size_t i, size_t j);
-	/* internal */
-	unsigned chain;                 /* metric references followed */
-	const struct hpm_expr *stack[HPM_METRIC_MAX_CHAIN + 1];
-};
-
-/*
- * Evaluate @e. Returns 0 with @out filled (possibly n/a with its reason),
- * or a negative error when the evaluation itself is malformed (a slot out
- * of range, a reference cycle or chain too deep: -HPM_ERR_SYNTAX).
- */
-int hpm_eval__run(struct hpm_eval *ev, const struct hpm_expr *e,
-		  struct hpm_value *out);
-
-#endif
-
-/* ---- metric sets (lib/metrics/metric.c), for selections (lib/metrics/msel.c) ---- */
-
 #include "events/family-internal.h"
+#include "metrics/expr-internal.h"
 
 /* Metrics one set may hold. */
 #define HPM_METRICSET_MAX 4096
@@ -178,3 +97,5 @@ const char *hpm_metric__shown_unit(const struct hpm_metric *m);
 int hpm_metricset__leaves(const struct hpm_metricset *ms,
 			  const struct hpm_metric *m, const char **names,
 			  size_t max);
+
+#endif
