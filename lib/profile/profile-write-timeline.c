@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writer's TIMELINE records (profile-write-internal.h, the layout in
- * docs/profile-format.md): held while their chunk fills, then sorted by
- * thread and written at its end.
+ * The writer's TIMELINE records (profile-write-timeline-internal.h, the
+ * layout in docs/profile-format.md): held while their chunk fills, then
+ * sorted by thread and written at its end.
  *
  * Why held and sorted: a reading among the samples breaks the runs of
  * alike samples that zstd compresses, and the readings of one thread,
@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/encode-internal.h"
 #include "profile/profile-internal.h"
-#include "profile/profile-write-internal.h"
+#include "profile/profile-write-timeline-internal.h"
 
 struct tl_held {
 	struct hpm_read_rec r;   /* r.values is not used: vals + voff */

@@ -18,8 +18,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "profile/encode-internal.h"
 #include "profile/profile-internal.h"
-#include "profile/profile-write-internal.h"
+#include "profile/profile-write-timeline-internal.h"
 #include "sys/opts.h"
 
 /* Encoder state; reset at every chunk. */
