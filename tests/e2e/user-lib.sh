@@ -42,7 +42,7 @@ field_of() {
 # of user-defined events yet.
 require_hooks() {
 	"$HPMON" stat --help 2>&1 | grep -q -- '--regions' ||
-		skip "hpmon stat lacks --regions/--marked: tools/hpmon/stat-user.c is not hooked into cmd-stat.c"
+		skip "hpmon stat lacks --regions/--marked: tools/hpmon/stat/stat-user.c is not hooked into cmd-stat.c"
 }
 
 # can_uprobe: this user may define uprobes (root, tracefs mounted).

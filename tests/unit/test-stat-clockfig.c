@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * hpmon stat shows perf's figures beside the counts of a list of software
- * events without reading the metric set (tools/hpmon/stat-metrics.c): the
+ * events without reading the metric set (tools/hpmon/stat/stat-metrics.c): the
  * only such figure the set has is CPUs utilized beside task-clock and
  * cpu-clock, which print-stat.c computes itself, as perf does (the clock's
  * CPU time over the elapsed time). That is exact only while the built-in

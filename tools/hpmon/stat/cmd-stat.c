@@ -14,8 +14,8 @@
 #include "builtin.h"
 #include "output/output.h"
 #include "output/outname.h"
-#include "stat-cmd.h"
-#include "stat-mux.h"
+#include "stat/stat-cmd.h"
+#include "stat/stat-mux.h"
 
 /* ---- the command ---- */
 

@@ -6,7 +6,7 @@
  * and of a command share one definition.
  */
 #include "output/json.h"
-#include "stat.h"
+#include "stat/stat.h"
 
 const char *stat_json_rows_key(const struct stat_report *r)
 {

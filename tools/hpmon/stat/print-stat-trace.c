@@ -8,7 +8,7 @@
 
 #include "output/escape.h"
 #include "output/json.h"
-#include "stat.h"
+#include "stat/stat.h"
 
 void stat_print_trace(const struct stat_out *o, const struct stat_report *r,
 		      enum hpm_task_event what, const struct hpm_task *t,

@@ -14,7 +14,7 @@
 #include "output/json.h"
 #include "output/outname.h"
 #include "output/output.h"
-#include "stat.h"
+#include "stat/stat.h"
 
 /* 1234567 -> "1,234,567" */
 void stat_fmt_big(char *buf, size_t len, double v, bool big)

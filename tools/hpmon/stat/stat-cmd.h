@@ -22,8 +22,8 @@
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
 #include "launch/launch.h"
-#include "stat.h"
-#include "stat-user.h"
+#include "stat/stat.h"
+#include "stat/stat-user.h"
 
 #define MAX_METRIC_ARGS METRIC_ARGS_MAX
 

@@ -19,7 +19,7 @@
 #include "output/advice.h"
 #include "output/exit.h"
 #include "counting/metric-args.h"
-#include "stat.h"
+#include "stat/stat.h"
 
 struct stat_metrics {
 	struct hpm_ctx *ctx;

@@ -33,7 +33,7 @@
 
 #include <hpmon/event.h>
 #include <hpmon/session.h>
-#include "stat-mux.h"
+#include "stat/stat-mux.h"
 
 #define DWELL_MIN_NS 1000000ull  /* 1 ms */
 #define DWELL_MAX_NS 7000000ull  /* 7 ms: a mean of 4 ms, the kernel's */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "output/exit.h"
-#include "stat-cmd.h"
+#include "stat/stat-cmd.h"
 
 static const char stat_usage[] =
 	"usage: hpmon stat [options] [--] COMMAND [ARGS]\n"

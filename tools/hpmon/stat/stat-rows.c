@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stat-cmd.h"
-#include "stat-mux.h"
+#include "stat/stat-cmd.h"
+#include "stat/stat-mux.h"
 
 /* Thread @tid's name, from the context's procfs (tests point it at
  * recorded trees); "" when it cannot be read. The name is any bytes, a

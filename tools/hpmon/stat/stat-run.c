@@ -18,8 +18,8 @@
 
 #include "output/advice.h"
 #include "output/exit.h"
-#include "stat-cmd.h"
-#include "stat-mux.h"
+#include "stat/stat-cmd.h"
+#include "stat/stat-mux.h"
 
 /* How often counts are read to estimate the uncertainty of multiplexed
  * ones (hpm_slices): at least this, more rarely when reading is slow. */

@@ -18,7 +18,7 @@
 #include <hpmon/sysacct.h>
 #include "output/advice.h"
 #include "output/exit.h"
-#include "stat-cmd.h"
+#include "stat/stat-cmd.h"
 #include "counting/sysrows.h"
 
 #define POLL_MS 100 /* drain at least this often: buffers stay small */

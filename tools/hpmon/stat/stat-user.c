@@ -20,8 +20,8 @@
 #include "output/advice.h"
 #include "output/json.h"
 #include "launch/launch.h"
-#include "stat-user.h"
-#include "stat.h"
+#include "stat/stat-user.h"
+#include "stat/stat.h"
 
 struct stat_user {
 	bool regions, marked;
