@@ -10,23 +10,26 @@
 # more than sampling error (work6 at 56.2 % was seen). Why among the three:
 # interrupts taken while the workload runs (more of them under load) are
 # kernel samples, a share of the total that is not the attribution tested.
+# What is left in user space (start-up) is compared with perf's count.
 #
-# The tolerance: about 7,600 samples in the three (200M iterations, a
-# sample every 250 us of CPU time). Were samples random draws, a share p
-# would have the binomial sigma = sqrt(p(1-p)/n), 0.56 points for work6
-# (printed below). cpu-clock samples at fixed steps of CPU time instead,
-# so a function's count can be off by at most about one sample at each of
-# its 40 phase edges (20 rounds): 40/n, 0.52 points. The tolerance is
-# twice that, 80/n (1.04 points); the differences seen, idle and at load
-# 6, were under 0.1 points.
+# The tolerance: about 11,000 samples in the three (200M iterations, a
+# sample every 250 us of CPU time). cpu-clock samples at fixed steps of
+# CPU time, so a function's count can be off by about one sample at each
+# of its 40 phase edges (20 rounds): 40/n, the systematic term. On top,
+# the steps are not exact: the timer fires late on a busy machine, and on
+# a guest whose virtual CPU the host takes away it fires once for several
+# periods (the lost time is not the thread's CPU time), at random. So the
+# tolerance is that of random draws, 4 binomial sigmas, sqrt(p(1-p)/n)
+# (0.47 points for work6), plus 40/n: about 2.2 points for work6. The
+# differences seen, idle and at load 6 to 21, were under 0.1 points.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/record-lib.sh"
 
 N=200000000
 
 # check WHO TIMES SHARES N: each "SYM PERCENT" line of SHARES (percent of
-# the three's N samples) within 80/N of SYM's share of the CPU time in
-# TIMES ("SYM NS" lines).
+# the three's N samples) within 4 sqrt(p(1-p)/N) + 40/N of SYM's share p
+# of the CPU time in TIMES ("SYM NS" lines).
 check() {
 	local who=$1 times=$2 shares=$3 n=$4
 	python3 - "$who" "$times" "$shares" "$n" <<'PY' || fail "$who: shares out of tolerance (above)"
@@ -38,8 +41,8 @@ bad = False
 for line in shares.splitlines():
     sym, got = line.split()[0], float(line.split()[1])
     p = ns[sym] / tot
-    tol = 100 * 80 / n
     sigma = 100 * math.sqrt(p * (1 - p) / n)
+    tol = 4 * sigma + 100 * 40 / n
     ok = abs(got - 100 * p) <= tol
     print("record-ratio: %s: %s %.2f %% of %d samples, %.2f %% of the CPU time: %+.2f points (tolerance %.2f, binomial sigma %.2f)"
           % (who, sym, got, n, 100 * p, got - 100 * p, tol, sigma))
@@ -56,8 +59,13 @@ report_json "$E2E_TMP/r.prof"
 p6=$(pct work6) p3=$(pct work3) p1=$(pct work1)
 note "hpmon: work6 $p6 %, work3 $p3 %, work1 $p1 % of all samples"
 n3=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r.get('sym') in ('work6', 'work3', 'work1'))")
-# the rest are kernel samples: under 3 % even under load
-expect_in "the three's share of all samples" 97 100 "$(python3 -c "print($p6 + $p3 + $p1)")"
+# The rest: the kernel's samples (interrupts, switches: more of them the
+# busier the machine, and not the attribution tested) and start-up's in
+# user space, which perf must find as many of (below).
+report_json "$E2E_TMP/r.prof" --sort dso,sym
+u_other=$(json "$E2E_TMP/rep.json" "sum(r['events'][0]['samples'] for r in j['rows'] if r['dso'] != '[kernel.kallsyms]' and r['sym'] not in ('work6', 'work3', 'work1'))")
+note "hpmon: $n3 samples in the three, $u_other more in user space"
+report_json "$E2E_TMP/r.prof"
 check hpmon "$E2E_TMP/hpmon.times" "$(python3 -c "
 s = $p6 + $p3 + $p1
 print('work6', 100 * $p6 / s); print('work3', 100 * $p3 / s); print('work1', 100 * $p1 / s)")" "$n3"
@@ -79,6 +87,18 @@ if have_perf; then
 		awk '$NF ~ /^work[631]$/ { print $NF, $2 }' >"$E2E_TMP/perf.n"
 	check perf "$E2E_TMP/perf.times" "$(awk '{ n[$1] = $2; s += $2 } END { for (f in n) print f, 100 * n[f] / s }' "$E2E_TMP/perf.n")" \
 		"$(awk '{ s += $2 } END { print s }' "$E2E_TMP/perf.n")"
+	# samples in user space outside the three (start-up: the dynamic
+	# linker, main's timing code): as many as perf's, within 5 sigmas; a
+	# sample of the three named otherwise would be among them
+	perf_script "$E2E_TMP/perf.data" "$E2E_TMP/perf.script"
+	p_other=$(recpy - "$E2E_TMP/perf.script" <<'PY'
+import sys, reclib
+print(sum(1 for s in reclib.samples(sys.argv[1])
+          if s.comm == "ratio-times" and s.frames and not s.frames[0].kernel
+          and s.frames[0].sym not in ("work6", "work3", "work1")))
+PY
+)
+	count_close "samples in user space outside the three" "$u_other" "$p_other"
 else
 	note "perf cannot sample here: comparison skipped"
 fi

@@ -101,7 +101,7 @@ cmp -s "$E2E_TMP/folded" "$E2E_TMP/folded2" || fail "--folded -o differs from st
 # gzip is not for a terminal
 if command -v script >/dev/null; then
 	rc=0
-	timeout 30 script -qec "$HPMON report -i $E2E_TMP/c.prof --pprof" /dev/null >"$E2E_TMP/tty" 2>&1 || rc=$?
+	timeout -k 5 "$E2E_TIMEOUT" script -qec "$HPMON report -i $E2E_TMP/c.prof --pprof" /dev/null >"$E2E_TMP/tty" 2>&1 || rc=$?
 	expect_eq "--pprof to a terminal: a usage error" 129 "$rc"
 	expect_grep "--pprof to a terminal: why" 'gzipped binary data: give -o FILE' "$E2E_TMP/tty"
 fi
