@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The markers area, hpmon's side (include/hpmon/counters.h): create the
- * shared file a program under hpmon maps (lib/runtime/marker-internal.h),
+ * shared file a program under hpmon maps (lib/runtime/area-internal.h),
  * say what its threads count, and read what they published. The lookup in
  * the area's name tables (hpm__mk_name_index) is the runtime's, the same
  * code on both sides.
@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include <hpmon/counters.h>
+#include "count/markers-internal.h"
 #include "events/evlist-internal.h"
-#include "runtime/marker-internal.h"
 #include "events/pmu-internal.h"
-#include "count/session-internal.h"
+#include "runtime/area-internal.h"
 #include "sys/opts.h"
 
 struct hpm_markers {
@@ -392,7 +392,7 @@ int hpm_markers__marked_tid(const struct hpm_markers *m, size_t e, pid_t pid, pi
 	return sum_marked(m, e, SIZE_MAX, pid, tid, out);
 }
 
-/* ---- sessions ---- */
+/* ---- what a counting session reads here ---- */
 
 uint64_t hpm__markers_now_ns(void)
 {
@@ -401,62 +401,38 @@ uint64_t hpm__markers_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Read event @idx for threads @pid/@tid (0: all). */
-static bool session_read(const struct hpm_session *s, size_t idx, pid_t pid, pid_t tid,
-			 struct hpm_count *out)
+bool hpm__markers_read_event(const struct hpm_markers *m, bool marked,
+			     const struct hpm_event *ev, size_t idx, uint64_t since_ns,
+			     pid_t pid, pid_t tid, struct hpm_count *out)
 {
-	const struct hpm_event *ev = &s->list->ev[idx];
 	bool sw = hpm__event_is_marker(ev);
 
-	if (!s->markers || (!sw && !s->marked))
+	if (!m || (!sw && !marked))
 		return false;
 	memset(out, 0, sizeof(*out));
 	if (sw) {
-		out->value = tid || pid ? hpm_markers__counter_tid(s->markers, ev->name + 3, pid, tid)
-					: sum_counter(s->markers, ev->name + 3, SIZE_MAX, 0, 0);
+		out->value = tid || pid ? hpm_markers__counter_tid(m, ev->name + 3, pid, tid)
+					: sum_counter(m, ev->name + 3, SIZE_MAX, 0, 0);
 		/* never multiplexed: counting all along */
-		out->enabled = out->running = hpm__markers_now_ns() - s->open_ns + 1;
+		out->enabled = out->running = hpm__markers_now_ns() - since_ns + 1;
 		return true;
 	}
-	int e = hpm_markers__event_of(s->markers, idx);
+	int e = hpm_markers__event_of(m, idx);
 	if (e < 0) {
 		out->err = -EOPNOTSUPP;
 		return true;
 	}
-	sum_marked(s->markers, (size_t)e, SIZE_MAX, pid, tid, out);
+	sum_marked(m, (size_t)e, SIZE_MAX, pid, tid, out);
 	return true;
 }
 
-bool hpm__markers_session_read(const struct hpm_session *s, size_t idx, size_t from,
-			       size_t to, struct hpm_count *out)
+const char *hpm__markers_message(const struct hpm_markers *m, bool marked,
+				 const struct hpm_event *ev)
 {
-	pid_t tid = 0;
-	if (from > 0 || to < s->nr_slots) {
-		/* one slot: a thread (-p/-t), or a CPU, where the program's own
-		 * counts are all on the first */
-		if (s->target == HPM_TARGET_PIDS || s->target == HPM_TARGET_TIDS)
-			tid = s->slot_pid[from];
-		else if (from > 0 && s->markers && (s->marked || hpm__event_is_marker(&s->list->ev[idx]))) {
-			memset(out, 0, sizeof(*out));
-			return true;
-		}
-	}
-	return session_read(s, idx, 0, tid, out);
-}
-
-bool hpm__markers_session_read_task(const struct hpm_session *s, size_t idx, pid_t pid,
-				    pid_t tid, struct hpm_count *out)
-{
-	return tid && session_read(s, idx, pid, tid, out);
-}
-
-const char *hpm__markers_session_message(const struct hpm_session *s, size_t idx)
-{
-	const struct hpm_event *ev = &s->list->ev[idx];
-	if (hpm__event_is_marker(ev) && !s->markers)
+	if (hpm__event_is_marker(ev) && !m)
 		return "software counters are published by the program through hpmon's markers "
 		       "area, which this session has none of (hpmon stat -e sw:NAME -- PROG)";
-	if (s->marked && hpm__event_is_location(ev))
+	if (marked && hpm__event_is_location(ev))
 		return "exec: events count in hpmon, not in the program, and cannot be limited "
 		       "to what the program marks";
 	return NULL;

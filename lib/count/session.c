@@ -10,7 +10,7 @@
 #include "count/session-internal.h"
 #include "count/location-session-internal.h"
 #include "core/cpus-internal.h"
-#include "runtime/marker-internal.h"
+#include "count/markers-internal.h"
 #include "sys/perf.h"
 #include "sys/opts.h"
 
@@ -502,7 +502,7 @@ const char *hpm_session__event_message(const struct hpm_session *s, size_t idx)
 	if (idx >= s->nr_ev)
 		return NULL;
 	const char *m = hpm__loc_session_message(s->loc, idx);
-	return m ? m : hpm__markers_session_message(s, idx);
+	return m ? m : hpm__markers_message(s->markers, s->marked, &s->list->ev[idx]);
 }
 
 const char *hpm_session__event_how(const struct hpm_session *s, size_t idx)
@@ -572,6 +572,29 @@ static int read_fd(const struct hpm_session *s, int fd, struct hpm_count *c)
 	return 0;
 }
 
+/*
+ * Event @idx over slots @from..@to, when the markers area counts it (a
+ * sw: counter; any event in marked mode): into @out, and true. One slot
+ * is a thread (-p/-t), or a CPU, where the program's own counts are all
+ * on the first.
+ */
+static bool markers_read(const struct hpm_session *s, size_t idx, size_t from, size_t to,
+			 struct hpm_count *out)
+{
+	const struct hpm_event *ev = &s->list->ev[idx];
+	pid_t tid = 0;
+
+	if (from > 0 || to < s->nr_slots) {
+		if (s->target == HPM_TARGET_PIDS || s->target == HPM_TARGET_TIDS)
+			tid = s->slot_pid[from];
+		else if (from > 0 && s->markers && (s->marked || hpm__event_is_marker(ev))) {
+			memset(out, 0, sizeof(*out));
+			return true;
+		}
+	}
+	return hpm__markers_read_event(s->markers, s->marked, ev, idx, s->open_ns, 0, tid, out);
+}
+
 static int read_slots(struct hpm_session *s, size_t idx, size_t from, size_t to,
 		      struct hpm_count *out)
 {
@@ -584,7 +607,7 @@ static int read_slots(struct hpm_session *s, size_t idx, size_t from, size_t to,
 		out->err = s->ev_err[idx];
 		return 0;
 	}
-	if (hpm__markers_session_read(s, idx, from, to, out))
+	if (markers_read(s, idx, from, to, out))
 		return 0; /* sw: counters, marked counts */
 	for (size_t slot = from; slot < to; slot++) {
 		int f = *fdp(s, idx, slot);
@@ -690,7 +713,8 @@ int hpm_session__read_task(struct hpm_session *s, size_t idx, size_t t,
 		return 0;
 	}
 	const struct hpm_task *task = hpm_tracker__task(s->trk, t);
-	if (hpm__markers_session_read_task(s, idx, task->pid, task->tid, out))
+	if (task->tid && hpm__markers_read_event(s->markers, s->marked, &s->list->ev[idx], idx,
+						 s->open_ns, task->pid, task->tid, out))
 		return 0; /* sw: counters, marked counts: the thread's own */
 	size_t which = 0;
 	int rc = hpm_tracker__task_count(s->trk, t, idx, out);

@@ -15,7 +15,7 @@
 
 #include "events/evlist-internal.h"
 #include "location/location-internal.h"
-#include "runtime/marker-internal.h"
+#include <hpmon/marker.h>
 #include "core/error-internal.h"
 
 

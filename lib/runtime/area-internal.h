@@ -13,6 +13,7 @@
  * build: the header starts with a magic, a version and the sizes of what
  * follows, and a program that finds anything else ignores the area (and
  * counts privately, as without hpmon).
+ * Room: lib/runtime/ owns what runs in the measured program; may use sys.
  *
  * Ownership: the area belongs to hpmon, which creates and frees it; a
  * program maps it once and keeps it mapped to its end. Only the program's
@@ -20,8 +21,8 @@
  * written with single relaxed stores, so a reader sees each one either
  * before or after an update, never torn.
  */
-#ifndef HPM_MARKER_INTERNAL_H
-#define HPM_MARKER_INTERNAL_H
+#ifndef HPM_AREA_INTERNAL_H
+#define HPM_AREA_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -154,25 +155,5 @@ int hpm__mk_name_index(struct hpm_mk_name *names, uint32_t *nr, uint32_t first,
 int hpm__mk_counter_index(const char *name, bool add);
 /* The mask bit hpmon gave counter slot @c (1 without an area). */
 bool hpm__mk_counter_default(uint32_t c);
-
-/*
- * ---- sessions (lib/count/markers.c; lib/count/session.c calls these) ----
- * libhpmon's, not the runtime's: declared here for as long as
- * lib/count/session.c reads them from this header.
- */
-struct hpm_session;
-struct hpm_count;
-uint64_t hpm__markers_now_ns(void);
-/*
- * Event @idx of session @s, if it is read from the markers area (a sw:
- * counter; any event in marked mode): its count over slots @from..@to
- * into @out, and true. False for events the session reads itself.
- */
-bool hpm__markers_session_read(const struct hpm_session *s, size_t idx, size_t from,
-			       size_t to, struct hpm_count *out);
-/* The same for one task (tracked threads of a launched command). */
-bool hpm__markers_session_read_task(const struct hpm_session *s, size_t idx, pid_t pid,
-				    pid_t tid, struct hpm_count *out);
-const char *hpm__markers_session_message(const struct hpm_session *s, size_t idx);
 
 #endif

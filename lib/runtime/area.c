@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The markers area, from the program's side (lib/runtime/marker-internal.h):
+ * The markers area, from the program's side (lib/runtime/area-internal.h):
  * finding and mapping hpmon's area, and the tables of names in it. Without
  * an area the process names its counters in a table of its own, so a
  * counter has a slot either way.
@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "runtime/marker-internal.h"
+#include "runtime/area-internal.h"
 
 static struct {
 	pthread_once_t once;

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/marker-internal.h"
+#include "runtime/area-internal.h"
 
 struct hpm_eventset;
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/marker-internal.h"
+#include "runtime/area-internal.h"
 #include "runtime/thread-counters-internal.h"
 
 /* A region open in the thread: where, and the counts at its begin. */
