@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * hpmon record's READ records made TIMELINE records
- * (tools/hpmon/record-timeline.c), written and read back: each record
+ * (tools/hpmon/record/record-timeline.c), written and read back: each record
  * holds the counts since the previous reading of its thread and CPU, so
  * that they add up to the last reading; a reading that counted nothing is
  * not written, but it still ends the span of the next one: a reading
@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/record-timeline.c"
+#include "../../tools/hpmon/record/record-timeline.c"
 
 #define MS 1000000ull
 

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record-cmd.h"
+#include "record/record-cmd.h"
 
 #define CPU_ANY UINT32_MAX
 #define EV_START UINT32_MAX /* with CPU_ANY: the thread's start */

@@ -14,7 +14,7 @@
 #include <hpmon/profile.h>
 #include "output/outname.h"
 #include "output/advice.h"
-#include "record-cmd.h"
+#include "record/record-cmd.h"
 
 static uint64_t now_ns(clockid_t clk)
 {

@@ -29,7 +29,7 @@
 #include "output/output.h"
 #include "output/outname.h"
 #include "launch/proctree.h"
-#include "record-cmd.h"
+#include "record/record-cmd.h"
 
 
 
