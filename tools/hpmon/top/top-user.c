@@ -18,7 +18,7 @@
 
 #include <hpmon/session.h>
 #include <hpmon/sysacct.h>
-#include "top.h"
+#include "top/top.h"
 
 struct tu_task {
 	struct hpm_systask t;

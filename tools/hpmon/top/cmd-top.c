@@ -23,7 +23,7 @@
 #include "output/advice.h"
 #include "builtin.h"
 #include "launch/launch.h"
-#include "top.h"
+#include "top/top.h"
 
 static const char usage[] =
 	"usage: hpmon top [options]\n"

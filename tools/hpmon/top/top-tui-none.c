@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "output/exit.h"
-#include "top.h"
+#include "top/top.h"
 
 int top_tui(struct top *t)
 {

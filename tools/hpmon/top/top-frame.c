@@ -15,7 +15,7 @@
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
 #include "launch/launch.h"
-#include "top.h"
+#include "top/top.h"
 
 static uint64_t mono_ns(void)
 {

@@ -12,7 +12,7 @@
 
 #include "output/escape.h"
 #include "output/json.h"
-#include "top.h"
+#include "top/top.h"
 
 static const char *by_name(const struct top *t)
 {

@@ -21,7 +21,7 @@
 #include "output/exit.h"
 #include "output/escape.h"
 #include "launch/launch.h"
-#include "top.h"
+#include "top/top.h"
 
 #define KEY_ESCAPE 27
 
