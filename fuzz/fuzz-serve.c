@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: what hpmon serve takes from outside and puts into its
- * exposition (tools/hpmon/serve-expo.c, compiled in). The input, split at
+ * exposition (tools/hpmon/serve/serve-expo.c, compiled in). The input, split at
  * its first NUL byte, is an HTTP Accept header (from any client) and an
  * event name (from the command line). The Accept parser must not read out
  * of bounds; the series name must be [a-z0-9_] only and start with
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tools/hpmon/serve-expo.c"
+#include "../tools/hpmon/serve/serve-expo.c"
 
 static int fuzz_one(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hpmon serve's bounded families (tools/hpmon/serve-book.c): at most N
+ * hpmon serve's bounded families (tools/hpmon/serve/serve-book.c): at most N
  * series besides the pinned ones, the best by rate; a new series starts
  * at its increase, one shown before adds its increase, one that leaves
  * moves its whole value into [other]; rows with the same labels are one;
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/serve-book.c"
+#include "../../tools/hpmon/serve/serve-book.c"
 
 #define SEC 1000000000ull
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hpmon serve's exposition (tools/hpmon/serve-expo.c): series names from
+ * hpmon serve's exposition (tools/hpmon/serve/serve-expo.c): series names from
  * event names (lower case, [a-z0-9_] only, the unit appended once), the
  * Accept header's choice of OpenMetrics, and the whole text of a small
  * snapshot in both formats, byte for byte, with label values and help
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/serve-expo.c"
+#include "../../tools/hpmon/serve/serve-expo.c"
 
 struct name_row {
 	int line;

@@ -23,7 +23,7 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/metric.h>
 #include <hpmon/sysacct.h>
-#include "serve.h"
+#include "serve/serve.h"
 #include "counting/sysrows.h"
 
 /* Tasks the accounting keeps before it is renewed: a few MiB, far below

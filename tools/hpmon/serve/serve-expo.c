@@ -20,7 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "serve.h"
+#include "serve/serve.h"
 
 /* The exposition is held whole: a cap far above any real one (thousands of
  * series) keeps a runaway from eating memory. */

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "serve.h"
+#include "serve/serve.h"
 
 struct cand {
 	char *labels;

@@ -26,7 +26,7 @@
 
 #include <microhttpd.h>
 
-#include "serve.h"
+#include "serve/serve.h"
 
 #define HTTP_TIMEOUT_S 10u
 #define HTTP_MAX_CONNECTIONS 32u

@@ -23,7 +23,7 @@
 #include "output/advice.h"
 #include "output/exit.h"
 #include "counting/metric-args.h"
-#include "serve.h"
+#include "serve/serve.h"
 
 struct serve_count {
 	struct hpm_ctx *ctx;

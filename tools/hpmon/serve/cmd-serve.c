@@ -22,7 +22,7 @@
 #include "builtin.h"
 #include "launch/launch.h"
 #include "counting/metric-args.h"
-#include "serve.h"
+#include "serve/serve.h"
 
 #define DRAIN_MS 100    /* the accounting's buffers stay small: as stat -a --per-process */
 #define DEFAULT_PROCESSES 20

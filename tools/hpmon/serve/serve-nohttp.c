@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "serve.h"
+#include "serve/serve.h"
 
 struct serve_http *serve_http__start(const char *host, unsigned port, serve_render_fn fn,
 				     void *arg, char *bound, size_t blen)
