@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hpmon validate's verdicts (tools/hpmon/validate-judge.c), from counts
+ * hpmon validate's verdicts (tools/hpmon/validate/validate-judge.c), from counts
  * made up to land on each side of each line: exact, the second model's
  * exact answer, within the tolerance, biased (every repeat off the same
  * way), broken (off and varying, or counting nothing), and an answer of 0
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../tools/hpmon/validate-judge.c"
+#include "../../tools/hpmon/validate/validate-judge.c"
 
 static const struct vcheck loop_ins = { "instructions", "loop", 8, 0, 0, false, "m", NULL, { "x" } };
 static const struct vcheck loop_cyc = { "cycles", "loop", 6, 8, 0.05, false, "m", "one a cycle",

@@ -21,7 +21,7 @@
 
 #include <hpmon/hpmon.h>
 
-#include "validate.h"
+#include "validate/validate.h"
 
 #define LINE 64
 #define PAGE 4096

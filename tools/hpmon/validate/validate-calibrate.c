@@ -33,7 +33,7 @@
 #include "counting/costs-file.h"
 #include "output/json.h"
 #include "output/output.h"
-#include "validate.h"
+#include "validate/validate.h"
 
 #define MAX_REP 16
 

@@ -11,7 +11,7 @@
  * The machine's own names: Intel's as libpfm4 spells them (Skylake and
  * later), Arm's the architected PMUv3 events as the kernel names them.
  */
-#include "validate.h"
+#include "validate/validate.h"
 
 const struct vcheck vchecks[] = {
 	{ "instructions", "loop", 8, 0, 0, false,

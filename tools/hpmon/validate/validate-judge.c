@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "validate.h"
+#include "validate/validate.h"
 
 /* The verdict from n units' counts (@val) and answers (@exp), repeats r. */
 void vjudge(const struct vcheck *c, const char *unit, uint64_t units, const uint64_t *val,

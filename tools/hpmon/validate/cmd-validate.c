@@ -29,7 +29,7 @@
 #include "output/advice.h"
 #include "builtin.h"
 #include "output/json.h"
-#include "validate.h"
+#include "validate/validate.h"
 
 #define MAX_REPEATS 16
 #define MAX_WANTED 64
