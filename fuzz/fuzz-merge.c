@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../tools/hpmon/output/json-read.c"
-#include "../tools/hpmon/merge-table.c"
+#include "../tools/hpmon/merge/merge-table.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

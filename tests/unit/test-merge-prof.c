@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Merging profiles (tools/hpmon/merge-prof.c) and the RANK record
+ * Merging profiles (tools/hpmon/merge/merge-prof.c) and the RANK record
  * (docs/profile-format.md, "Merged profiles"): the record reads back as
  * written and a profile of an older writer reads as no merge; ranks whose
  * task ids collide stay apart, each sample keeps its rank, its original
@@ -29,10 +29,10 @@
 #include "../../tools/hpmon/output/escape.c"
 #include "../../tools/hpmon/output/json.c"
 #include "../../tools/hpmon/output/json-read.c"
-#include "../../tools/hpmon/merge-table.c"
+#include "../../tools/hpmon/merge/merge-table.c"
 #include "../../tools/hpmon/output/output.c"
 #include "../../tools/hpmon/report/table.c"
-#include "../../tools/hpmon/merge-prof.c"
+#include "../../tools/hpmon/merge/merge-prof.c"
 #include "../../tools/hpmon/report/filter.c"
 
 static char dir[] = "/tmp/test-merge-prof.XXXXXX";

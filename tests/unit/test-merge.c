@@ -23,7 +23,7 @@
 #include "../../tools/hpmon/output/escape.c"
 #include "../../tools/hpmon/output/json.c"
 #include "../../tools/hpmon/output/json-read.c"
-#include "../../tools/hpmon/merge-table.c"
+#include "../../tools/hpmon/merge/merge-table.c"
 
 static struct mj *parse(const char *s, int *err)
 {

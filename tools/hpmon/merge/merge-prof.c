@@ -20,8 +20,8 @@
 
 #include "output/exit.h"
 #include "output/escape.h"
-#include "merge-prof.h"
-#include "merge.h"
+#include "merge/merge-prof.h"
+#include "merge/merge.h"
 #include "output/output.h"
 #include "report/table.h"
 

@@ -17,8 +17,8 @@
 #include "builtin.h"
 #include "output/escape.h"
 #include "output/json.h"
-#include "merge-prof.h"
-#include "merge.h"
+#include "merge/merge-prof.h"
+#include "merge/merge.h"
 
 static const char merge_usage[] =
 	"usage: hpmon merge [--json | -x SEP] FILE...\n"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "output/json-read.h"
-#include "merge.h"
+#include "merge/merge.h"
 
 #define MERGE_MAX_COLS 4096
 
