@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the timeline model's readers
- * (tools/hpmon/timeline/timeline.c) and its sparklines (timeline-print.c). The input is read as a file of
- * hpmon stat -I --json (JSON lines from anywhere) and, when it opens as
- * one, as a profile; each timeline made is printed (to /dev/null) and
+ * (tools/hpmon/timeline/timeline.c) and its sparklines
+ * (tools/hpmon/report-cmd/timeline-print.c). The input is read as a file
+ * of hpmon stat -I --json (JSON lines from anywhere) and, when it opens
+ * as one, as a profile; each timeline made is printed (to /dev/null) and
  * freed, so leaks show up too. Built by fuzz/CMakeLists.txt, run by
  * scripts/fuzz.
  */
@@ -17,7 +18,7 @@
 #include "../tools/hpmon/output/json-read.c"
 #include "../tools/hpmon/timeline/timeline.c"
 #include "../tools/hpmon/timeline/timeline-stat.c"
-#include "../tools/hpmon/timeline-print.c"
+#include "../tools/hpmon/report-cmd/timeline-print.c"
 
 /* timeline-print.c's report_timeline opens profiles through the report
  * layer, which is not built in here; it is not called. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The hpmon subcommands. Each lives in its own cmd-NAME.c, takes the
- * arguments after its name (argv[0] is the command name) and returns the
- * process exit status (output/exit.h). Registered in the table in
- * hpmon.c. Included by hpmon.c and by each cmd-NAME.c for its own entry,
- * by nothing else.
+ * The hpmon subcommands. Each lives in its folder's cmd-NAME.c
+ * (NAME/cmd-NAME.c; report's in report-cmd/, list's and diag's in host/:
+ * README.md), takes the arguments after its name (argv[0] is the command
+ * name) and returns the process exit status (output/exit.h). Registered
+ * in the table in hpmon.c. Included by hpmon.c and by each cmd-NAME.c for
+ * its own entry, by nothing else.
  * Ownership: a command borrows the context for its run; hpmon.c frees it.
  */
 #ifndef HPMON_TOOL_BUILTIN_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon: the command table and global options. Each subcommand lives in
- * cmd-NAME.c; this file only finds it and hands over a library context.
+ * its folder's cmd-NAME.c (README.md lists the folders); this file only
+ * finds it and hands over a library context.
  */
 #include <errno.h>
 #include <limits.h>

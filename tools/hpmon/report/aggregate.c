@@ -72,11 +72,14 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 	return row;
 }
 
-/* Counts read from the sample's group since the previous sample of the same
- * counter, added to the row: the counter of the sample's id where the file
- * gives it (perf record's are per CPU, and its samples may not carry the
- * CPU), else the (thread, CPU) event instance. */
-static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row *row)
+/* The counts read from @s's group since the previous read of the same
+ * counter, into @d: the counter of the sample's id where the file gives it
+ * (perf record's are per CPU, and its samples may not carry the CPU), else
+ * the (thread, CPU) event instance. Taken in the file's order, which is
+ * the order of the reads, before a sample may wait (for its mapping or
+ * kallsyms) and be accounted after later ones. The number of values, or 0
+ * when the memory cap leaves this counter's reads out. */
+static uint32_t take_deltas(struct rep *r, const struct hpm_sample *s, uint64_t *d)
 {
 	const struct hpm_profile_event *e = &r->meta.events[s->ev];
 	uint64_t k[3] = { s->id ? s->id : (uint32_t)s->tid, s->id ? UINT64_MAX : s->cpu, s->ev };
@@ -88,7 +91,7 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	if (i < 0) {
 		if (!rep_charge(r, rep_cost(0, 3, 2 * 8 * r->nr_ev, 0))) {
 			r->cap_records++; /* this thread's group counts are left out */
-			return;
+			return 0;
 		}
 		size_t need = (r->nr_prev + 1) * r->nr_ev;
 		if (need > r->cap_prev) {
@@ -97,12 +100,12 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 				nc *= 2;
 			uint64_t *v = realloc(r->prev, nc * sizeof(*v));
 			if (!v)
-				return;
+				return 0;
 			r->prev = v;
 			r->cap_prev = nc;
 		}
 		if (htab__put(r->h_prev, k, r->nr_prev))
-			return;
+			return 0;
 		i = (long)r->nr_prev++;
 		memset(&r->prev[(size_t)i * r->nr_ev], 0, r->nr_ev * sizeof(uint64_t));
 	}
@@ -110,12 +113,22 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	r->last_prev_i = (size_t)i;
 	uint64_t *prev = &r->prev[(size_t)i * r->nr_ev];
 	/* members follow their leader in list order */
-	for (uint32_t m = 0; m < n && s->ev + m < r->nr_ev; m++) {
+	uint32_t m = 0;
+	for (; m < n && s->ev + m < r->nr_ev; m++) {
 		uint64_t v = s->values[m];
-		uint64_t d = v >= prev[m] ? v - prev[m] : v;
+		d[m] = v >= prev[m] ? v - prev[m] : v;
 		prev[m] = v;
-		row->delta[s->ev + m] += (double)d;
-		r->xdelta[s->ev + m] = (double)d;
+	}
+	return m;
+}
+
+/* The group counts take_deltas() gave @s (its values), added to the row. */
+static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row *row)
+{
+	for (uint32_t m = 0; m < s->nr_values && s->ev + m < r->nr_ev; m++) {
+		double d = (double)s->values[m];
+		row->delta[s->ev + m] += d;
+		r->xdelta[s->ev + m] = d;
 		r->ev_read[s->ev + m] = true;
 	}
 }
@@ -587,6 +600,16 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	 * for kallsyms (what waits keeps its chain, not its copy) */
 	if (o->callgraph && s->stack_len && s->nr_regs && addrspace__unwind(r, s, &unwound, chain))
 		s = &unwound;
+	/* a group read becomes what it counted since the last read now, in
+	 * the reads' order: what waits keeps its counts, not its reads */
+	struct hpm_sample counted;
+	if (s->nr_values) {
+		r->have_groups = true;
+		counted = *s;
+		counted.values = r->taken;
+		counted.nr_values = take_deltas(r, s, r->taken);
+		s = &counted;
+	}
 
 	if (memo_holds(r, s)) {
 		if (mo->out)

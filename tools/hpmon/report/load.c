@@ -145,7 +145,8 @@ int rep_load(struct rep *r, const struct rep_opts *o)
 	r->ev_period = calloc(r->nr_ev, sizeof(double));
 	r->ev_read = calloc(r->nr_ev, sizeof(bool));
 	r->xdelta = calloc(r->nr_ev, sizeof(double));
-	if (!r->ev_samples || !r->ev_period || !r->ev_read || !r->xdelta)
+	r->taken = calloc(r->nr_ev, sizeof(uint64_t));
+	if (!r->ev_samples || !r->ev_period || !r->ev_read || !r->xdelta || !r->taken)
 		goto nomem;
 	/* kallsyms is read only when the first kernel sample comes (aggregate__sample),
 	 * on a second thread while the rest of the file is decoded */
@@ -206,6 +207,7 @@ void rep_free(struct rep *r)
 	free(r->ev_period);
 	free(r->ev_read);
 	free(r->xdelta);
+	free(r->taken);
 	hpm_profile__free(r->prof);
 	memset(r, 0, sizeof(*r));
 }

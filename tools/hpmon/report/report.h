@@ -282,6 +282,7 @@ struct rep {
 	uint32_t *xlocs; uint64_t *xips; size_t xcap; /* a sample's frames as locs */
 	struct rep_cg xlast;                 /* whose frames xlocs holds (n: how many) */
 	double *xdelta;                      /* [nr_ev], for the sink */
+	uint64_t *taken;                     /* [nr_ev]: the sample in hand's group counts */
 	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	struct loc_cache loc_cache[LOC_CACHE];

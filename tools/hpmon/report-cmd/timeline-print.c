@@ -18,7 +18,7 @@
 #include "output/escape.h"
 #include "report/report.h"
 #include "timeline/timeline.h"
-#include "timeline-print.h"
+#include "report-cmd/timeline-print.h"
 
 /* Eight heights, lowest first; a column that counted nothing is blank. */
 static const char *const bars_utf8[8] = { "\u2581", "\u2582", "\u2583", "\u2584",

@@ -20,7 +20,7 @@
 #include "output/output.h"
 #include "report/report-view.h"
 #include "timeline/timeline.h"
-#include "timeline-print.h"
+#include "report-cmd/timeline-print.h"
 
 static const char report_usage[] =
 	"usage: hpmon report [-i FILE] [options]\n"
