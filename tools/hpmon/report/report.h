@@ -15,6 +15,7 @@
  * hosts), load.c (the pass over the file).
  * report-internal.h joins them.
  *
+ * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
  * Ownership: struct rep is the caller's (usually on its stack); rep_load
  * fills it and rep_free frees what it holds. Every string, symbol, row and
  * object it hands out lives as long as the rep, until rep_free; the
