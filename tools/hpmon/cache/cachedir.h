@@ -6,6 +6,7 @@
  * above it (docs/security.md). A cache anywhere else is neither read nor
  * written.
  *
+ * Room: tools/hpmon/cache/ owns the cache directory and the kernel's symbols per boot; may use libc only.
  * Ownership: paths are borrowed; the directory's name is written into
  * the caller's buffer.
  */

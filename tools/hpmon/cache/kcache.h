@@ -8,6 +8,7 @@
  * The cache is the user's alone (docs/security.md): a table another user
  * could have written or changed is never read.
  *
+ * Room: tools/hpmon/cache/ owns the cache directory and the kernel's symbols per boot; may use libc only.
  * Where: cachedir.h. Ownership: paths are borrowed; tables returned are
  * the caller's, freed with hpm_kallsyms__free.
  */

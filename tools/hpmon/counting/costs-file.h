@@ -4,6 +4,7 @@
  * where `-M cost` looks for them: $XDG_DATA_HOME/hpmon (or
  * ~/.local/share/hpmon), one file per CPU model, costs-KEY.txt, in the
  * format of data/costs-*.txt.
+ * Room: tools/hpmon/counting/ owns the counting options, default events, calibrated costs and rows of system-wide accounting; may use output.
  * Ownership: the path is written into the caller's buffer.
  */
 #ifndef HPMON_TOOL_COSTS_FILE_H

@@ -5,6 +5,7 @@
  * to be shown), the parsing of -e and -C, so each command takes them
  * with the same rules and says the same thing about a bad one, and the
  * events counted without -e.
+ * Room: tools/hpmon/counting/ owns the counting options, default events, calibrated costs and rows of system-wide accounting; may use output.
  * Ownership: the caller owns the set and the selection metric_args_load
  * returns and frees them, the selection first (it borrows the set); the
  * context outlives both; @a's strings are borrowed for the call; the

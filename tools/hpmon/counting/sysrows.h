@@ -6,6 +6,7 @@
  * update. Rows keep their index from one update to the next (they only
  * grow), so a printer can follow a row across frames.
  *
+ * Room: tools/hpmon/counting/ owns the counting options, default events, calibrated costs and rows of system-wide accounting; may use output.
  * Ownership: the rows own their counts and copies of their names; the
  * accounting they are updated from is borrowed for each call.
  */

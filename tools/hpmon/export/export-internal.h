@@ -6,6 +6,7 @@
  * per format (pprof.c, trace-event.c, speedscope.c), and export.c on top
  * (the sink that feeds them, and export.h's functions).
  *
+ * Room: tools/hpmon/export/ owns report's samples as pprof, trace-event and speedscope; may use report, output.
  * Ownership: everything lives in the struct export and is freed by
  * export_free; node, thread and sample indexes stay valid until then,
  * pointers into the vectors only until the next addition.

@@ -11,6 +11,7 @@
  * call chains), rep_load (the trace is written as the samples come), then
  * export_write once, then export_free.
  *
+ * Room: tools/hpmon/export/ owns report's samples as pprof, trace-event and speedscope; may use report, output.
  * Ownership: export_new returns an object the caller frees with
  * export_free, after rep_free or before it; it borrows the rep_opts it
  * was given (which must outlive rep_load) and the stream, which it writes

@@ -10,6 +10,7 @@
  * written out when the buffer is large, so the buffer holds one top-level
  * field at a time (and then at most 64 KiB more).
  *
+ * Room: tools/hpmon/export/ owns report's samples as pprof, trace-event and speedscope; may use report, output.
  * Ownership: struct pb is the caller's; pb_start borrows @f, which must
  * outlive pb_finish; pb_free frees what it holds (accepts one never
  * started).

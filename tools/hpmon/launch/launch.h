@@ -5,6 +5,7 @@
  * execs; an exec failure comes back as its errno. Also the tool's signal
  * handling while a command runs, and CPU/pid list parsing.
  *
+ * Room: tools/hpmon/launch/ owns launching the measured command, its signals and process tree, and the target options; may use libc only.
  * Ownership: a launched child is the caller's to wait for; lists are
  * parsed into the caller's arrays and struct target holds its ids inline,
  * so nothing here allocates.

@@ -3,6 +3,7 @@
  * The processes a command started: when hpmon ends a command early, its
  * children end too, and none runs on orphaned.
  *
+ * Room: tools/hpmon/launch/ owns launching the measured command, its signals and process tree, and the target options; may use libc only.
  * Ownership: nothing is kept between calls.
  */
 #ifndef HPMON_TOOL_PROCTREE_H

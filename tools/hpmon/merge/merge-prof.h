@@ -7,6 +7,7 @@
  * the profile writer: memory holds one input, the writer's buffers, and
  * the merged file's tables (a task id per task, a row per rank).
  *
+ * Room: tools/hpmon/merge/ owns hpmon merge; may use report, output.
  * Ownership: the paths are borrowed for the call.
  */
 #ifndef HPMON_TOOL_MERGE_PROF_H

@@ -5,6 +5,7 @@
  * freed before the next: memory grows with the table, ranks x columns,
  * not with the files), and the figures over the ranks.
  *
+ * Room: tools/hpmon/merge/ owns hpmon merge; may use report, output.
  * Ownership: the table owns every string and array in it; merge_table__release
  * frees them. Paths given to merge_table__add are borrowed for the call.
  */

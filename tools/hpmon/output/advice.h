@@ -2,6 +2,7 @@
 /*
  * Turning library errors into advice: the one place where the tool says
  * what went wrong and what to do about it.
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: the advice is written into the caller's buffer; the context,
  * events and errors are borrowed for the call.
  */

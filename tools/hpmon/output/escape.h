@@ -21,6 +21,7 @@
  * the exact name back); CSV fields are text-escaped and then quoted
  * (esc_csv).
  *
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: esc_text and esc_csv return either their argument (nothing to
  * escape: no copy, any length) or a buffer of this thread's that stays
  * valid until ESC_RING further calls of either in the same thread; so one

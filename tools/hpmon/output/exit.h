@@ -3,6 +3,7 @@
  * The tool's exit codes: what every command returns, and what the shared
  * folders return for a command to pass on. A measured command's own
  * status passes through unchanged, perf-style.
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: constants only; nothing is kept.
  */
 #ifndef HPMON_TOOL_EXIT_H

@@ -9,6 +9,7 @@
  * no more nodes than the text has bytes. Strings are kept unescaped,
  * NUL-terminated (a \u0000 escape is refused).
  *
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: mj_parse returns a tree the caller frees with mj_free; every
  * node and string in it belongs to the tree. mj_get and mj_at return
  * nodes borrowed from it.

@@ -3,6 +3,7 @@
  * A minimal streaming JSON writer for the tool's --json outputs. It tracks
  * nesting so callers never place commas by hand; strings are escaped.
  * Non-finite doubles are written as null.
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: the writer borrows @f (the caller opens and closes it) and
  * copies nothing: keys and values are written at once.
  */

@@ -7,6 +7,7 @@
  * commands expand their -o templates and write the values into stat's
  * JSON and the profile's header.
  *
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: outname_set_job copies what it is given; outname_job returns
  * a pointer to that copy, valid until the program ends. Expansions are
  * written into the caller's buffer.

@@ -7,6 +7,7 @@
  * can have created (O_EXCL) and renamed over NAME only when committed, so
  * that NAME holds either the old file or the whole new one.
  *
+ * Room: tools/hpmon/output/ owns what the tool says and writes (advice, escaping, JSON, output files and names, exit codes); may use libc only.
  * Ownership: struct out_file is the caller's (on its stack), and must not
  * move while its stream is open (the stream points at it); @path is
  * borrowed and must outlive it. The messages of failures are printed here,

@@ -10,6 +10,7 @@
  * the folder's interface, for report and diff; what its files share is
  * in pictures-internal.h.
  *
+ * Room: tools/hpmon/pictures/ owns the SVG and the report and diff pages; may use timeline, report, output.
  * Ownership: the exports borrow the reps, the trees, the timeline and the
  * stream (the caller opens it, through output.c, and commits or aborts
  * it). For --svg the rep must have been loaded with callgraph and folded

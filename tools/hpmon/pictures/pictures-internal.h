@@ -7,6 +7,7 @@
  * picture-diff.c, picture-timeline.c), and html/'s sources compiled in
  * (html_assets, cmake/embed-html.cmake).
  *
+ * Room: tools/hpmon/pictures/ owns the SVG and the report and diff pages; may use timeline, report, output.
  * Ownership: a struct flame, a struct page and their arrays belong to
  * whoever made them (flame_build, page_init) until flame_free, page_free;
  * the page borrows its JSON writer, rep and trees; html_assets are

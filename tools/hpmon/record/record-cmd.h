@@ -4,6 +4,7 @@
  * record-profile.c (the profile's header, the summary), record-timeline.c
  * (the session's READ records made TIMELINE records of the profile).
  *
+ * Room: tools/hpmon/record/ owns hpmon record; may use cache, launch, output.
  * Ownership: the options are the command's; the functions borrow them,
  * the session and the list during the call. record_start_profile owns
  * @fd from the call on (closed on failure).

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report --timeline (timeline-print.c): sparklines of a timeline.
+ * Room: tools/hpmon/report-cmd/ owns hpmon report's options, outputs and sparklines; may use pictures, export, timeline, report, counting, cache, output.
  * Ownership: both borrow their arguments during the call; @f is the
  * caller's to close.
  */

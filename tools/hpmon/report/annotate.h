@@ -5,6 +5,7 @@
  * it. What `hpmon annotate` prints and what report --html shows when a
  * function of its table is clicked (picture-html.c), computed once here.
  *
+ * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
  * Ownership: anno_load fills a struct anno the caller owns (zeroed or
  * not) and anno_free frees what it holds; the file names it hands out are
  * the symbol library's and live as long as the rep's objects (until

@@ -4,6 +4,7 @@
  * strings.c, addrspace.c, aggregate.c, load.c; table.h under them all.
  * Each file's functions use only those of the files before it.
  *
+ * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
  * Ownership: everything lives in the struct rep; each file's __init makes
  * its tables and its __free frees them (and what they hold), which
  * rep_load and rep_free call. Ids and indexes handed out stay valid until

@@ -4,6 +4,7 @@
  * report (report/report.h): metric formulas per row (report-metrics.c)
  * and the listings (print-report.c).
  *
+ * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
  * Ownership: rep_metrics_setup makes r->metrics, which the caller frees
  * with rep_metrics_free (before rep_free); the metrics borrow the rep's
  * events, so the rep must outlive them. Names, units and formulas are

@@ -5,6 +5,7 @@
  * table of a loaded report (strings, objects, symbols, rows ...) is such a
  * pair: the vector holds the items, the hash table finds them.
  *
+ * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
  * Ownership: htab__new returns a table the caller frees with htab__free;
  * keys are copied in. vec__grow returns the (maybe moved) vector, which
  * stays the caller's.

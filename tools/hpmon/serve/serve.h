@@ -17,6 +17,7 @@
  * per-cgroup series are families of their own (struct serve_set), so that
  * a sum over one family counts everything once.
  *
+ * Room: tools/hpmon/serve/ owns hpmon serve; may use counting, launch, output.
  * Ownership: a snapshot belongs to the counting object that made it and
  * stays valid until its next read or its free; the exposition text is
  * malloc'd for the caller; the HTTP server borrows its render callback's

@@ -3,9 +3,11 @@
  * Between the files of hpmon stat, top-down: cmd-stat.c (the command:
  * setup, repeats, output), stat-run.c (one measurement: the session, the
  * wait loop, intervals), stat-rows.c (rows per thread, process or CPU;
- * merged uncore instances), stat-opts.c (options and the default events).
- * stat.h is what they fill and print-stat.c prints.
+ * merged uncore instances), stat-opts.c (options; the default events
+ * are counting/metric-args.h's, which serve shares). stat.h is what they
+ * fill and print-stat.c prints.
  *
+ * Room: tools/hpmon/stat/ owns hpmon stat; may use counting, launch, output.
  * Ownership: cmd-stat.c owns the options, the event list, the report and
  * the struct stat_run, and frees them; a run borrows all of them, so they
  * must outlive it. The session (run->s) is made by stat_measure and freed

@@ -14,6 +14,7 @@
  * stat_mux__fix makes its enabled time the whole run's, as if it had been
  * on all along and the kernel had multiplexed it.
  *
+ * Room: tools/hpmon/stat/ owns hpmon stat; may use counting, launch, output.
  * Ownership: the multiplexer borrows the session and the list for its
  * life; the caller frees it.
  */

@@ -16,6 +16,7 @@
  *   before freeing the session: stat_user_finished()
  *   after printing:  stat_user_print()         (regions, marked summary)
  *
+ * Room: tools/hpmon/stat/ owns hpmon stat; may use counting, launch, output.
  * Ownership: the state is stat's (struct stat_out); the context, event
  * list and session are borrowed and outlive every call here.
  */

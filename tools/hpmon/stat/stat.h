@@ -3,6 +3,7 @@
  * hpmon stat: what the command measures (cmd-stat.c and the files of
  * stat-cmd.h) and print-stat.c prints. Measuring fills a struct
  * stat_report; printers only read it.
+ * Room: tools/hpmon/stat/ owns hpmon stat; may use counting, launch, output.
  * Ownership: the report owns its rows and their strings; the session and
  * event list it was measured from are borrowed and outlive it.
  */

@@ -4,6 +4,7 @@
  * timeline.c (profiles) and timeline-stat.c (stat -I JSON lines). It
  * bins values by time into series keyed by (event, thread), halving its
  * resolution when the data runs past the bin cap.
+ * Room: tools/hpmon/timeline/ owns the timeline model; may use report, output.
  * Ownership: a builder owns its series, names and arrays until
  * tl_build__finish copies them into a timeline; tl_build__release frees
  * them. Names passed in are copied.

@@ -13,6 +13,7 @@
  * "[other threads]" series), and a stat file's lines at most
  * MJ_MAX_TEXT bytes each.
  *
+ * Room: tools/hpmon/timeline/ owns the timeline model; may use report, output.
  * Ownership: a timeline owns its series, their strings and arrays;
  * timeline__free frees them all. The constructors borrow their inputs
  * (the rep, the path) during the call only.

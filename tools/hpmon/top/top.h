@@ -7,6 +7,7 @@
  * user's own processes, attached one by one). The rows themselves are
  * sysrows.h's, from system-wide accounting or from top-user.c.
  *
+ * Room: tools/hpmon/top/ owns hpmon top; may use counting, launch, output.
  * Ownership: cmd-top.c owns the options, the event list, the metrics,
  * the source and the frame, and frees them; the printers and the view
  * borrow the frame for a call.

@@ -8,6 +8,7 @@
  * counts one unit must give, and how that is known. The judge measures
  * each event around the benchmark in this thread and compares.
  *
+ * Room: tools/hpmon/validate/ owns hpmon validate; may use counting, output.
  * Ownership: the tables are static; a vbench's state (buffers) belongs to
  * the struct vstate the judge passes in, set up by ->setup and released by
  * ->teardown.
