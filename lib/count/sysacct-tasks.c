@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * System-wide accounting per task, the attribution (sysacct-internal.h):
+ * System-wide accounting per task, the attribution (sysacct-tasks-internal.h):
  * the task table (one entry per task generation: a reused tid starts a
  * new one at its fork record), the queue that puts every CPU's records
  * in time order, and each record's effect.
@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "count/sysacct-internal.h"
+#include "count/sysacct-tasks-internal.h"
 #include "events/evlist-internal.h"
 #include <hpmon/hpmon.h>
 
@@ -36,12 +36,12 @@
  * -EOVERFLOW; hpmon top starts its accounting afresh long before. */
 #define SA_MAX_TASKS (1u << 20)
 
-static size_t hslot(const struct hpm_sysacct *a, int32_t tid)
+static size_t hslot(const struct sa_tasks *a, int32_t tid)
 {
 	return ((uint32_t)tid * 2654435761u) & (a->hcap - 1);
 }
 
-static int hgrow(struct hpm_sysacct *a)
+static int hgrow(struct sa_tasks *a)
 {
 	size_t ncap = a->hcap ? a->hcap * 2 : 1024;
 	int32_t *k = malloc(ncap * sizeof(*k));
@@ -73,7 +73,7 @@ static int hgrow(struct hpm_sysacct *a)
 }
 
 /* The current generation of @tid, or SIZE_MAX. */
-static size_t hget(const struct hpm_sysacct *a, pid_t tid)
+static size_t hget(const struct sa_tasks *a, pid_t tid)
 {
 	size_t s = hslot(a, tid);
 	while (a->hkey[s] >= 0) {
@@ -84,7 +84,7 @@ static size_t hget(const struct hpm_sysacct *a, pid_t tid)
 	return SIZE_MAX;
 }
 
-static int hset(struct hpm_sysacct *a, pid_t tid, size_t idx)
+static int hset(struct sa_tasks *a, pid_t tid, size_t idx)
 {
 	/* at most half full, so probes stay short */
 	if (a->task && (a->nr_task + 1) * 2 > a->hcap) {
@@ -101,7 +101,7 @@ static int hset(struct hpm_sysacct *a, pid_t tid, size_t idx)
 }
 
 /* A new task entry, its counts zero; SIZE_MAX when out of memory. */
-static size_t add_task(struct hpm_sysacct *a, pid_t pid, pid_t tid, int cpu)
+static size_t add_task(struct sa_tasks *a, pid_t pid, pid_t tid, int cpu)
 {
 	if (a->nr_task == a->cap_task) {
 		size_t ncap = a->cap_task ? a->cap_task * 2 : 256;
@@ -152,7 +152,7 @@ static void read_line(const char *path, char *buf, size_t len)
 
 /* The process's owner and cgroup (v2's line "0::/path", else the first
  * line's path), from procfs. */
-static void read_process(struct hpm_sysacct *a, struct sa_task *t)
+static void read_process(struct sa_tasks *a, struct sa_task *t)
 {
 	const char *proc = hpm_ctx__procfs_root(a->ctx);
 	char path[256];
@@ -178,7 +178,7 @@ static void read_process(struct hpm_sysacct *a, struct sa_task *t)
 
 /* The process entry of @pid for a thread now: its current generation,
  * made (from procfs) if it is not known. */
-static size_t process_of(struct hpm_sysacct *a, pid_t pid)
+static size_t process_of(struct sa_tasks *a, pid_t pid)
 {
 	size_t p = hget(a, pid);
 	if (p != SIZE_MAX)
@@ -195,7 +195,7 @@ static size_t process_of(struct hpm_sysacct *a, pid_t pid)
 }
 
 /* A task that existed before counting: its names from procfs. */
-static size_t known_task(struct hpm_sysacct *a, pid_t pid, pid_t tid)
+static size_t known_task(struct sa_tasks *a, pid_t pid, pid_t tid)
 {
 	size_t t = hget(a, tid);
 	if (t != SIZE_MAX)
@@ -221,8 +221,19 @@ static size_t known_task(struct hpm_sysacct *a, pid_t pid, pid_t tid)
 	return t;
 }
 
-int sa_tasks_init(struct hpm_sysacct *a)
+int sa_tasks_init(struct sa_tasks *a, const int *cpus, size_t nr_cpus)
 {
+	a->cpu = calloc(nr_cpus, sizeof(*a->cpu));
+	if (!a->cpu)
+		return -ENOMEM;
+	a->nr_cpus = nr_cpus;
+	for (size_t c = 0; c < nr_cpus; c++) {
+		a->cpu[c].cpu = cpus[c];
+		a->cpu[c].exited = SIZE_MAX;
+		a->cpu[c].last = calloc(a->nr_ev, sizeof(uint64_t));
+		if (!a->cpu[c].last)
+			return -ENOMEM;
+	}
 	int rc = hgrow(a);
 	if (rc)
 		return rc;
@@ -243,13 +254,17 @@ int sa_tasks_init(struct hpm_sysacct *a)
 	return 0;
 }
 
-void sa_tasks_free(struct hpm_sysacct *a)
+void sa_tasks_free(struct sa_tasks *a)
 {
 	for (size_t t = 0; t < a->nr_task; t++) {
 		free(a->task[t].counts);
 		free(a->task[t].cgroup);
 	}
 	free(a->task);
+	for (size_t c = 0; a->cpu && c < a->nr_cpus; c++)
+		free(a->cpu[c].last);
+	free(a->cpu);
+	free(a->vidx);
 	free(a->hkey);
 	free(a->hval);
 	free(a->bytes);
@@ -267,7 +282,7 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-int sa_tasks_snapshot(struct hpm_sysacct *a)
+int sa_tasks_snapshot(struct sa_tasks *a)
 {
 	const char *proc = hpm_ctx__procfs_root(a->ctx);
 	DIR *d = opendir(proc);
@@ -325,7 +340,7 @@ uint64_t sa_rec_time(const void *rec, size_t len)
  * buffer: their headers are read in place. */
 #define SA_ALIGN(n) (((n) + 7) & ~(size_t)7)
 
-int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint64_t time)
+int sa_tasks_queue(struct sa_tasks *a, int slot, const void *rec, size_t len, uint64_t time)
 {
 	a->nr_bytes = SA_ALIGN(a->nr_bytes);
 	if (a->nr_bytes + len > a->cap_bytes) {
@@ -358,6 +373,12 @@ int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint6
 	return 0;
 }
 
+void sa_tasks_read_at(struct sa_tasks *a, int slot, uint64_t time)
+{
+	if (a->cpu[slot].qtime < time)
+		a->cpu[slot].qtime = time;
+}
+
 static inline bool rec_after(const struct sa_rec *p, const struct sa_rec *q)
 {
 	return p->time != q->time ? p->time > q->time : p->seq > q->seq;
@@ -379,7 +400,7 @@ static size_t run_end(const struct sa_rec *r, size_t i, size_t n)
  * through a pointer, at every sample (the larger part of what
  * attributing a sample cost).
  */
-static int sort_queue(struct hpm_sysacct *a)
+static int sort_queue(struct sa_tasks *a)
 {
 	size_t n = a->nr_rec;
 	if (run_end(a->rec, 0, n) == n)
@@ -424,9 +445,9 @@ static int sort_queue(struct hpm_sysacct *a)
 /* ---- each record's effect ---- */
 
 /* @v: the group's values, unaligned (the leader's first) */
-static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *v)
+static void charge(struct sa_tasks *a, size_t slot, size_t t, const unsigned char *v)
 {
-	struct sa_cpu *sc = &a->cpu[slot];
+	struct sa_books *sc = &a->cpu[slot];
 	for (size_t i = 0; i < a->nr_ev; i++) {
 		uint64_t x;
 		memcpy(&x, v + 8 * a->vidx[i], 8);
@@ -447,10 +468,10 @@ static void charge(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned 
  * to nothing there, while @t's turn holds its page faults and its time,
  * which moving the whole read to LOST would take from it.
  */
-static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t own,
+static void charge_merged(struct sa_tasks *a, size_t slot, size_t t, uint64_t own,
 			  uint64_t missing, const unsigned char *v)
 {
-	struct sa_cpu *sc = &a->cpu[slot];
+	struct sa_books *sc = &a->cpu[slot];
 	for (size_t i = 0; i < a->nr_ev; i++) {
 		uint64_t x, d;
 		memcpy(&x, v + 8 * a->vidx[i], 8);
@@ -469,10 +490,10 @@ static void charge_merged(struct hpm_sysacct *a, size_t slot, size_t t, uint64_t
 /* @v: the group's values (nr_vals, the leader's first). @own: 1 for a
  * switch-out sample (the leader counted its switch), 0 for a read at
  * sync. */
-static void on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsigned char *v,
+static void on_counts(struct sa_tasks *a, size_t slot, size_t t, const unsigned char *v,
 		      uint64_t own)
 {
-	struct sa_cpu *sc = &a->cpu[slot];
+	struct sa_books *sc = &a->cpu[slot];
 	uint64_t lead;
 	memcpy(&lead, v, 8);
 	/* every switch-out since the last read is sampled, this one's
@@ -489,14 +510,14 @@ static void on_counts(struct hpm_sysacct *a, size_t slot, size_t t, const unsign
 	sc->lead = lead;
 }
 
-static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
+static int on_sample(struct sa_tasks *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
 	if (len < SA_SAMPLE_READ_OFF)
 		return -EIO;
 	memcpy(&pid, p + 8, 4);
 	memcpy(&tid, p + 12, 4);
-	struct sa_cpu *sc = &a->cpu[slot];
+	struct sa_books *sc = &a->cpu[slot];
 	size_t t;
 	if (tid == UINT32_MAX)
 		/* the last switch of a task its parent has reaped already:
@@ -529,7 +550,7 @@ static int on_sample(struct hpm_sysacct *a, size_t slot, const unsigned char *p,
 	return 0;
 }
 
-static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
+static int on_fork(struct sa_tasks *a, const unsigned char *p, size_t len)
 {
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
@@ -544,7 +565,7 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 		return 0;
 	size_t parent = ptid ? known_task(a, (pid_t)ppid, (pid_t)ptid) : SIZE_MAX;
 	/* its samples on another CPU may have come first (they have no
-	 * time stamp: sa_queue) and made it from procfs: it is this task */
+	 * time stamp: sa_tasks_queue) and made it from procfs: it is this task */
 	size_t t = hget(a, (pid_t)tid);
 	bool adopt = t != SIZE_MAX && a->task[t].provisional && !a->task[t].t.exit_ns &&
 		     a->task[t].t.pid == (pid_t)pid;
@@ -584,7 +605,7 @@ static int on_fork(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 
 /* Written in the exiting task's context, on its CPU: its switch-out
  * there is its last (or, preempted on the way out, the next to last). */
-static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
+static int on_exit_rec(struct sa_tasks *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t tid;
 	uint64_t time;
@@ -599,7 +620,7 @@ static int on_exit_rec(struct hpm_sysacct *a, size_t slot, const unsigned char *
 	return 0;
 }
 
-static int on_comm(struct hpm_sysacct *a, const unsigned char *p, size_t len)
+static int on_comm(struct sa_tasks *a, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid;
 	if (len < 8 + 8 + SA_ID_TAIL)
@@ -617,7 +638,7 @@ static int on_comm(struct hpm_sysacct *a, const unsigned char *p, size_t len)
 	return 0;
 }
 
-static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, size_t len)
+static int on_sync(struct sa_tasks *a, size_t slot, const unsigned char *p, size_t len)
 {
 	uint32_t pid, tid, attributed;
 	if (len < 8 + 24)
@@ -641,7 +662,7 @@ static int on_sync(struct hpm_sysacct *a, size_t slot, const unsigned char *p, s
 	return 0;
 }
 
-static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
+static int handle(struct sa_tasks *a, const struct sa_rec *r)
 {
 	const unsigned char *p = a->bytes + r->off;
 	const struct perf_event_header *h = (const void *)p;
@@ -672,7 +693,7 @@ static int handle(struct hpm_sysacct *a, const struct sa_rec *r)
 	}
 }
 
-int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
+int sa_tasks_process(struct sa_tasks *a, uint64_t cutoff)
 {
 	size_t n = 0, keep = 0;
 	int rc = 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * System-wide accounting per task (include/hpmon/sysacct.h): the CPUs'
- * groups, opened, enabled, read and synced. sysacct-tasks.c attributes.
+ * groups, opened, enabled, read and synced. sysacct-tasks.c attributes
+ * their records (sysacct-tasks-internal.h), given nothing of this file's.
  *
  * Why a sampled context-switches leader: the kernel emits its sample in
  * the switched-out task's context, before the next one runs, and
@@ -21,12 +22,43 @@
 #include <unistd.h>
 
 #include "count/sysacct-internal.h"
+#include "count/sysacct-tasks-internal.h"
 #include "core/cpus-internal.h"
 #include "events/evlist-internal.h"
 #include "sys/opts.h"
 #include "sys/perf.h"
+#include "sys/ring.h"
 
 #define SA_DEFAULT_PAGES 256 /* 1 MiB per CPU: ~10000 samples of 8 events */
+
+struct sa_cpu {
+	int cpu;
+	int *fd;                 /* [nr_ev + 1]: the leader, then the events */
+	int side_fd;             /* the side band, into the leader's buffer */
+	struct hpm_ring ring;
+	uint64_t qlead;          /* the leader's count in its last queued sample */
+};
+
+/*
+ * Ownership: struct hpm_sysacct owns everything below (the CPUs' buffers
+ * and descriptors, the attribution's books and task table); it borrows
+ * the event list and its context.
+ */
+struct hpm_sysacct {
+	struct hpm_evlist *list;
+	struct hpm_ctx *ctx;
+	size_t nr_ev;
+	/* the group's times come from the member fd[time_fd]'s own read, at
+	 * sync, when it has members (tk.read_times false) */
+	size_t time_fd;
+	size_t nr_cpus;
+	struct sa_cpu *cpu;
+	size_t ring_pages;
+	bool opened, enabled;
+	size_t failed_ev;
+	struct sa_tasks tk;      /* the attribution: the group's layout, the books */
+	unsigned char scratch[HPM_RING_RECORD_MAX];
+};
 
 static uint64_t mono_ns(void)
 {
@@ -64,16 +96,18 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 	a->ring_pages = HPM_OPTS_GET(opts, ring_pages, 0);
 	if (!a->ring_pages)
 		a->ring_pages = SA_DEFAULT_PAGES;
-	a->cgroups = HPM_OPTS_GET(opts, cgroups, false);
-	a->vidx = malloc(a->nr_ev * sizeof(*a->vidx));
-	if (!a->vidx) {
+	a->tk.ctx = a->ctx;
+	a->tk.nr_ev = a->nr_ev;
+	a->tk.cgroups = HPM_OPTS_GET(opts, cgroups, false);
+	a->tk.vidx = malloc(a->nr_ev * sizeof(*a->tk.vidx));
+	if (!a->tk.vidx) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	a->nr_vals = 1;
+	a->tk.nr_vals = 1;
 	for (size_t i = 0; i < a->nr_ev; i++)
-		a->vidx[i] = same_as_leader(hpm_event__attr(&list->ev[i])) ? 0 : a->nr_vals++;
-	a->read_times = a->nr_vals == 1;
+		a->tk.vidx[i] = same_as_leader(hpm_event__attr(&list->ev[i])) ? 0 : a->tk.nr_vals++;
+	a->tk.read_times = a->tk.nr_vals == 1;
 	if (a->ring_pages & (a->ring_pages - 1)) {
 		rc = -EINVAL;
 		goto fail;
@@ -101,19 +135,18 @@ struct hpm_sysacct *hpm_sysacct__new(struct hpm_evlist *list, const struct hpm_s
 		struct sa_cpu *sc = &a->cpu[c];
 		sc->cpu = cpus[c];
 		sc->fd = malloc((a->nr_ev + 1) * sizeof(int));
-		sc->last = calloc(a->nr_ev, sizeof(uint64_t));
-		if (!sc->fd || !sc->last) {
+		if (!sc->fd) {
 			rc = -ENOMEM;
 			goto fail;
 		}
 		for (size_t i = 0; i <= a->nr_ev; i++)
 			sc->fd[i] = -1;
 		sc->side_fd = -1;
-		sc->exited = SIZE_MAX;
 	}
+	rc = sa_tasks_init(&a->tk, cpus, n);
 	free(cpus);
 	cpus = NULL;
-	if ((rc = sa_tasks_init(a)))
+	if (rc)
 		goto fail;
 	return a;
 fail:
@@ -136,11 +169,9 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
 			if (sc->fd[i] >= 0)
 				close(sc->fd[i]);
 		free(sc->fd);
-		free(sc->last);
 	}
 	free(a->cpu);
-	free(a->vidx);
-	sa_tasks_free(a);
+	sa_tasks_free(&a->tk);
 	free(a);
 }
 
@@ -151,7 +182,7 @@ void hpm_sysacct__free(struct hpm_sysacct *a)
  * every sample of a pinned software group: read at sync, from a member's
  * own read or with the values when there is none), nor a time stamp
  * (the records of one CPU come in order; the side band has the times
- * that order the CPUs: sa_queue). */
+ * that order the CPUs: sa_tasks_queue). */
 static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa, size_t data_len)
 {
 	memset(pa, 0, sizeof(*pa));
@@ -161,7 +192,7 @@ static void leader_attr(const struct hpm_sysacct *a, struct perf_event_attr *pa,
 	pa->sample_period = 1;
 	pa->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
 	pa->read_format = PERF_FORMAT_GROUP;
-	if (a->read_times)
+	if (a->tk.read_times)
 		pa->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	pa->disabled = 1;
 	/* the side band's clock: the kernel keeps one clock per buffer */
@@ -212,7 +243,7 @@ static int open_cpu(struct hpm_sysacct *a, struct sa_cpu *sc, size_t data_len, l
 			a->failed_ev = i;
 			return -EOPNOTSUPP;
 		}
-		if (!a->vidx[i])
+		if (!a->tk.vidx[i])
 			continue; /* the leader's count */
 		struct perf_event_attr ea = *hpm_event__attr(ev);
 		ea.size = sizeof(ea);
@@ -287,7 +318,7 @@ int hpm_sysacct__enable(struct hpm_sysacct *a)
 	a->enabled = true;
 	/* after enabling: a task made in between has both an entry and a
 	 * fork record, and the fork record starts its own generation */
-	return sa_tasks_snapshot(a);
+	return sa_tasks_snapshot(&a->tk);
 }
 
 size_t hpm_sysacct__nr_fds(const struct hpm_sysacct *a)
@@ -312,10 +343,10 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	hpm_ring__read_init(r);
 	while ((rc = hpm_ring__next(r, a->scratch, sizeof(a->scratch), &h)) == 0) {
 		/* a sample's leader count (sa_sample_lead) */
-		size_t lo = sa_sample_lead(a);
+		size_t lo = sa_sample_lead(&a->tk);
 		if (h->type == PERF_RECORD_SAMPLE && h->size >= lo + 8)
 			memcpy(&a->cpu[c].qlead, (const char *)h + lo, 8);
-		int q = sa_queue(a, (int)c, h, h->size, sa_rec_time(h, h->size));
+		int q = sa_tasks_queue(&a->tk, (int)c, h, h->size, sa_rec_time(h, h->size));
 		hpm_ring__consume(r);
 		if (q) {
 			hpm_ring__read_done(r);
@@ -326,8 +357,7 @@ static int read_ring(struct hpm_sysacct *a, size_t c)
 	if (rc < 0 && rc != -EMSGSIZE)
 		hpm_ring__discard(r);
 	hpm_ring__read_done(r);
-	if (a->cpu[c].qtime < before)
-		a->cpu[c].qtime = before;
+	sa_tasks_read_at(&a->tk, (int)c, before);
 	return rc < 0 ? rc : n;
 }
 
@@ -355,7 +385,7 @@ int hpm_sysacct__drain(struct hpm_sysacct *a)
 	int rc = read_rings(a);
 	if (rc < 0)
 		return rc;
-	return sa_process(a, cutoff);
+	return sa_tasks_process(&a->tk, cutoff);
 }
 
 struct sa_sync_rec {
@@ -369,13 +399,13 @@ struct sa_sync_rec {
 
 /* Read CPU slot @c's group; on its own CPU if @here. The CPU's buffer is
  * read next, so that the sync record follows every record written
- * before it (a CPU's records keep their queue order: sa_queue). A switch
- * sampled between the two (the reader preempted, or not on that CPU)
+ * before it (a CPU's records keep their queue order: sa_tasks_queue). A
+ * switch sampled between the two (the reader preempted, or not on that CPU)
  * carries newer counts than the read: the read is then dropped, the
  * sample has brought the books further already. */
 static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 {
-	size_t nv = a->nr_vals;
+	size_t nv = a->tk.nr_vals;
 	size_t len = sizeof(struct sa_sync_rec) + nv * sizeof(uint64_t);
 	struct sa_cpu *sc = &a->cpu[c];
 	int rc;
@@ -392,7 +422,7 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	}
 	/* the values (and the times, when the group has no member): nr
 	 * lands where the values' header ends, the values in v[] */
-	size_t skip = a->read_times ? 0 : 2 * sizeof(uint64_t);
+	size_t skip = a->tk.read_times ? 0 : 2 * sizeof(uint64_t);
 	ssize_t want = (ssize_t)((3 + nv) * sizeof(uint64_t) - skip);
 	unsigned char *dst = (unsigned char *)&s->nr + skip;
 	uint64_t nr = 0;
@@ -429,7 +459,7 @@ static int read_group(struct hpm_sysacct *a, size_t c, bool here, bool disable)
 	s->tid = (uint32_t)syscall(SYS_gettid);
 	s->attributed = here;
 	s->pad = 0;
-	rc = sa_queue(a, (int)c, s, len, s->time);
+	rc = sa_tasks_queue(&a->tk, (int)c, s, len, s->time);
 out:
 	free(s);
 	return rc;
@@ -462,7 +492,7 @@ static int sync_all(struct hpm_sysacct *a, bool disable)
 	if (rc < 0)
 		return rc;
 	/* stopped: nothing more will come, everything is in order */
-	rc = sa_process(a, disable ? UINT64_MAX : cutoff);
+	rc = sa_tasks_process(&a->tk, disable ? UINT64_MAX : cutoff);
 	return rc < 0 ? rc : 0;
 }
 
@@ -486,23 +516,23 @@ size_t hpm_sysacct__nr_events(const struct hpm_sysacct *a)
 
 size_t hpm_sysacct__nr_tasks(const struct hpm_sysacct *a)
 {
-	return a ? a->nr_task : 0;
+	return a ? a->tk.nr_task : 0;
 }
 
 const struct hpm_systask *hpm_sysacct__task(const struct hpm_sysacct *a, size_t t)
 {
-	if (!a || t >= a->nr_task) {
+	if (!a || t >= a->tk.nr_task) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return &a->task[t].t;
+	return &a->tk.task[t].t;
 }
 
 uint64_t hpm_sysacct__count(const struct hpm_sysacct *a, size_t t, size_t ev)
 {
-	if (!a || t >= a->nr_task || ev >= a->nr_ev)
+	if (!a || t >= a->tk.nr_task || ev >= a->nr_ev)
 		return 0;
-	return a->task[t].counts[ev];
+	return a->tk.task[t].counts[ev];
 }
 
 int hpm_sysacct__total(const struct hpm_sysacct *a, size_t ev, uint64_t *value,
@@ -512,9 +542,9 @@ int hpm_sysacct__total(const struct hpm_sysacct *a, size_t ev, uint64_t *value,
 	if (!a || ev >= a->nr_ev)
 		return -EINVAL;
 	for (size_t c = 0; c < a->nr_cpus; c++) {
-		v += a->cpu[c].last[ev];
-		en += a->cpu[c].enabled;
-		run += a->cpu[c].running;
+		v += a->tk.cpu[c].last[ev];
+		en += a->tk.cpu[c].enabled;
+		run += a->tk.cpu[c].running;
 	}
 	if (value)
 		*value = v;
@@ -537,15 +567,27 @@ int hpm_sysacct__cpu(const struct hpm_sysacct *a, size_t c)
 
 uint64_t hpm_sysacct__cpu_count(const struct hpm_sysacct *a, size_t c, size_t ev)
 {
-	return a && c < a->nr_cpus && ev < a->nr_ev ? a->cpu[c].last[ev] : 0;
+	return a && c < a->nr_cpus && ev < a->nr_ev ? a->tk.cpu[c].last[ev] : 0;
 }
 
 uint64_t hpm_sysacct__lost(const struct hpm_sysacct *a)
 {
-	return a ? a->lost : 0;
+	return a ? a->tk.lost : 0;
 }
 
 uint64_t hpm_sysacct__unsampled(const struct hpm_sysacct *a)
 {
-	return a ? a->unsampled : 0;
+	return a ? a->tk.unsampled : 0;
+}
+
+/* ---- the tests' way in (sysacct-internal.h) ---- */
+
+int sa_queue(struct hpm_sysacct *a, int slot, const void *rec, size_t len, uint64_t time)
+{
+	return sa_tasks_queue(&a->tk, slot, rec, len, time);
+}
+
+int sa_process(struct hpm_sysacct *a, uint64_t cutoff)
+{
+	return sa_tasks_process(&a->tk, cutoff);
 }
