@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The command starts as it would without hpmon, although it runs in
-# hpmon's memory until its exec (tools/hpmon/launch/launch.c): no signal blocked,
-# what the caller ignored still ignored, except the four signals hpmon
-# passes on, which are at their default; PATH searched past missing and
-# unusable directories; a script without "#!" run by /bin/sh, as execvp
-# does; a long argument list intact; a command that is not there named.
-# For stat and record, which share the launch.
+# hpmon's memory until its exec (tools/hpmon/launch/launch.c): no signal
+# blocked, what the caller ignored still ignored, except the four signals
+# hpmon passes on, which are at their default; PATH searched past missing
+# and unusable directories; a script without "#!" run by /bin/sh, as
+# execvp does; a long argument list intact; a command that is not there
+# named. For stat and record, which share the launch.
 . "$(dirname "$0")/lib.sh"
 
 # sig_field NAME FILE: the mask of /proc/self/status line NAME in FILE

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The tool's escaping of names for text and CSV output
- * (tools/hpmon/output/escape.h):
- * control bytes, newlines and bytes that are not UTF-8 become visible
- * escapes, valid UTF-8 stays as it is, the result never holds a byte below
- * 0x20 nor DEL, and a cut copy stays within its buffer. JSON strings hold
- * the same characters as \\u escapes and stay valid UTF-8. The tool is not
- * a library: its two files are compiled into this test.
+ * (tools/hpmon/output/escape.h): control bytes, newlines and bytes that are
+ * not UTF-8 become visible escapes, valid UTF-8 stays as it is, the result
+ * never holds a byte below 0x20 nor DEL, and a cut copy stays within its
+ * buffer. JSON strings hold the same characters as \\u escapes and stay
+ * valid UTF-8. The tool is not a library: its two files are compiled into
+ * this test.
  */
 #include <setjmp.h>
 #include <stdarg.h>

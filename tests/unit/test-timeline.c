@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * The timeline model (tools/hpmon/timeline/timeline.h): stat -I JSON lines binned
- * by interval, with a metric's event listed twice counted once, a null
- * count as no running time, a null metric as a bin without a value, and
- * per-thread rows as their own series; the bin cap halves the resolution
- * with the sums kept exactly; a profile's samples binned by time per
- * thread and in "all", named by their COMM records; bad input refused
- * with the reason. The tool is not a library: its files are compiled
- * into this test.
+ * The timeline model (tools/hpmon/timeline/timeline.h): stat -I JSON lines
+ * binned by interval, with a metric's event listed twice counted once, a
+ * null count as no running time, a null metric as a bin without a value,
+ * and per-thread rows as their own series; the bin cap halves the
+ * resolution with the sums kept exactly; a profile's samples binned by time
+ * per thread and in "all", named by their COMM records; bad input refused
+ * with the reason. The tool is not a library: its files are compiled into
+ * this test.
  */
 #include <errno.h>
 #include <math.h>

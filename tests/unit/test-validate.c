@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * hpmon validate's verdicts (tools/hpmon/validate/validate-judge.c), from counts
- * made up to land on each side of each line: exact, the second model's
- * exact answer, within the tolerance, biased (every repeat off the same
- * way), broken (off and varying, or counting nothing), and an answer of 0
- * judged with an absolute tolerance. The tool is not a library: its file
- * is compiled into this test.
+ * hpmon validate's verdicts (tools/hpmon/validate/validate-judge.c), from
+ * counts made up to land on each side of each line: exact, the second
+ * model's exact answer, within the tolerance, biased (every repeat off the
+ * same way), broken (off and varying, or counting nothing), and an answer
+ * of 0 judged with an absolute tolerance. The tool is not a library: its
+ * file is compiled into this test.
  */
 #include <setjmp.h>
 #include <stdarg.h>

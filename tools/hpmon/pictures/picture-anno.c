@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page's annotate data (picture.h, page_annotate): for the ANNO_TOP
- * functions with the most self samples of the main event, what `hpmon
- * annotate` shows of each (annotate.c computes it), cut to what a panel
- * shows: its source lines with the samples of their instructions, and
- * its hottest instructions. Bounded, so that the page stays small: at
- * most ANNO_LINES lines (those with the most samples) and ANNO_HOT
- * instructions a function, each text at most ANNO_TEXT bytes.
+ * The page's annotate data (pictures-internal.h, page_annotate): for the
+ * ANNO_TOP functions with the most self samples of the main event, what
+ * `hpmon annotate` shows of each (annotate.c computes it), cut to what a
+ * panel shows: its source lines with the samples of their instructions, and
+ * its hottest instructions. Bounded, so that the page stays small: at most
+ * ANNO_LINES lines (those with the most samples) and ANNO_HOT instructions
+ * a function, each text at most ANNO_TEXT bytes.
  */
 #include <errno.h>
 #include <inttypes.h>

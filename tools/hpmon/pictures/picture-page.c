@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the pages of report --html and diff --html share (picture.h,
- * struct page): the header's facts, the trees as the page lists them
- * (pruned), the time bins, the names, and the page put together from
- * html/page.html, its scripts and style.css (compiled in): page.html's
- * @STYLE@, @APP@ and @DATA@ replaced by the style, the code and the data
- * as JSON, inside a <script type="application/json">.
+ * What the pages of report --html and diff --html share
+ * (pictures-internal.h, struct page): the header's facts, the trees as the
+ * page lists them (pruned), the time bins, the names, and the page put
+ * together from html/page.html, its scripts and style.css (compiled in):
+ * page.html's @STYLE@, @APP@ and @DATA@ replaced by the style, the code and
+ * the data as JSON, inside a <script type="application/json">.
  *
  * Names come from the profile and may hold anything: json.c escapes them
  * for JSON, and every '<' is then written \u003c, so no name can close the

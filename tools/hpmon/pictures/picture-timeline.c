@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page's timeline (picture.h): the timeline model (timeline.h) as the
- * page's "timeline" member, for report --html of a profile (its lanes
- * beside the samples' strip) and of a `hpmon stat -I --json` file (the
- * charts alone: export_html_stat).
+ * The page's timeline (picture.h, pictures-internal.h): the timeline model
+ * (timeline.h) as the page's "timeline" member, for report --html of a
+ * profile (its lanes beside the samples' strip) and of a `hpmon stat -I
+ * --json` file (the charts alone: export_html_stat).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The flame tree of one event (picture.h), for --svg and --html: the
- * stacks of the report layer (as --folded lists them) merged by prefix:
+ * The flame tree of one event (pictures-internal.h), for --svg and --html:
+ * the stacks of the report layer (as --folded lists them) merged by prefix:
  * the root, the task's name, then the frames from the outermost. For the
- * page, the same trees made from every sample as the report layer
- * accounts it (its sink), with what --folded's stacks lack: the counts of
- * groups read at the samples, and when the samples were taken.
+ * page, the same trees made from every sample as the report layer accounts
+ * it (its sink), with what --folded's stacks lack: the counts of groups
+ * read at the samples, and when the samples were taken.
  */
 #include <errno.h>
 #include <stdlib.h>
