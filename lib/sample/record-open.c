@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Opening a sampling session's events (sample/record-internal.h): each
+ * Opening a sampling session's events (sample/sample-internal.h): each
  * event's attribute, opened on every thread and CPU slot through the
  * one fallback ladder (lib/sys/perf.h); on each CPU the first trigger
  * owns the ring buffer and the others send their records there; a dummy
@@ -14,7 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 #include "events/evlist-internal.h"
 #include "sys/perf.h"
 

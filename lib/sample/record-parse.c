@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The kernel's records of a sampling session, to struct hpm_prec
- * (sample/record-internal.h). The bytes come from a ring buffer the
+ * (sample/sample-internal.h). The bytes come from a ring buffer the
  * kernel writes: every field is read through a cursor bounded by the
  * record's own size, and a count that does not fit in what is left is
  * a malformed record, never a read past it.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 
 #define REC_MAX_CHAIN 1024
 

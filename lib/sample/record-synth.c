@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Records of processes that exist already (sample/record-internal.h):
+ * Records of processes that exist already (sample/sample-internal.h):
  * a sampling session on running processes or CPUs gets no comm or mmap
  * records for what happened before it opened, so they are made from
  * procfs (through the context's root), with each file's build id.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 #include "core/ctx-internal.h"
 #include "symbols/symbols-internal.h"
 

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 #include "sample/record-order-internal.h"
 #include "sys/perf.h"
 

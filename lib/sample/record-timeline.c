@@ -29,7 +29,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 #include "events/evlist-internal.h"
 #include "sys/perf.h"
 

@@ -17,7 +17,7 @@
  * This file is the session itself: its targets, lifecycle and drain
  * rounds. Opening the events, parsing the records and synthesizing the
  * records of existing processes are the other record-*.c files
- * (sample/record-internal.h).
+ * (sample/sample-internal.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sample/record-internal.h"
+#include "sample/sample-internal.h"
 #include "sample/record-order-internal.h"
 #include "core/cpus-internal.h"
 #include "events/evlist-internal.h"

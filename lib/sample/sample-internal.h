@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A sampling session's state (include/hpmon/record.h), shared by the
- * files of lib/sample/ that make it up, each one part:
+ * A sampling session's state (include/hpmon/record.h): the folder's own
+ * header, below every file of lib/sample/ that makes the session up, each
+ * one part:
  *
  *   record.c        the session: targets, lifecycle, the reader's drain
  *                   rounds through the time queue (record-order.c)
@@ -15,9 +16,13 @@
  *   record-timeline-poll.c  the timeline before Linux 6.12: which mode,
  *                   and the groups read by the reader at each drain
  *
- * record.c calls record-parse.c and record-synth.c, record-open.c calls
- * record-synth.c; none calls back, and record.c and record-open.c do not
- * call each other.
+ * The calls run one way, down this list: record.c calls record-parse.c,
+ * record-synth.c and the timeline's files; record-open.c calls
+ * record-synth.c and the timeline's; record-parse.c calls
+ * record-timeline.c, which calls record-timeline-poll.c, which queues
+ * into record-order.c. None calls back, and record.c and record-open.c
+ * do not call each other. The state is here, not in any one of them.
+ * Room: lib/sample/ owns sampling sessions and their records; may use attach, events, location, symbols, core, sys.
  *
  * Ownership: a session borrows its event list (and the context in it),
  * which must outlive it; it copies its options but not the strings in
@@ -25,8 +30,8 @@
  * descriptor, mapping and record it hands out: a struct hpm_prec given to
  * a callback points into the session's memory, valid during the call only.
  */
-#ifndef HPM_RECORD_INTERNAL_H
-#define HPM_RECORD_INTERNAL_H
+#ifndef HPM_SAMPLE_INTERNAL_H
+#define HPM_SAMPLE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
