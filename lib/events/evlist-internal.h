@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event list and its events inside the library (hpmon/event.h), for
- * the parser (events/parse.c and the files it names) and the stages that
+ * the parser (events/spec-attrs-forms.c and the files it names) and the stages that
  * open or inspect events.
  *
  * Ownership: a list owns its events and their names (name, merged_name:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* PAPI presets for the event parser (lib/events/parse.c). */
+/* PAPI presets for the event parser (lib/events/spec-attrs-forms.c). */
 /* Ownership: expansions are values in the caller's storage. */
 #ifndef HPM_PRESET_INTERNAL_H
 #define HPM_PRESET_INTERNAL_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event parser's state (events/parser-internal.h): its errors, the
+ * The event parser's state (events/spec-attrs-internal.h): its errors, the
  * events it appends to the list, and what every event form shares:
  * modifiers and numbers.
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events/parser-internal.h"
+#include "events/spec-attrs-internal.h"
 
 int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok,
 		size_t toklen, const char *fmt, ...)

@@ -12,8 +12,8 @@
  *           | SUBSYS ':' NAME [':' mods] tracepoint
  *           | NATIVE(':' UMASK)*        libpfm4
  *
- * This file reads lists, groups and the named forms; events/terms.c the
- * PMU/terms/ form, events/expand.c the expansion to several PMUs.
+ * This file reads lists, groups and the named forms; events/spec-attrs-pmu.c the
+ * PMU/terms/ form, events/spec-attrs-expand.c the expansion to several PMUs.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,7 +24,7 @@
 #include <linux/hw_breakpoint.h>
 
 #include "events/generic-internal.h"
-#include "events/parser-internal.h"
+#include "events/spec-attrs-internal.h"
 #include "events/pfm-internal.h"
 #include "events/preset-internal.h"
 

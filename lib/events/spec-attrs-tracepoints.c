@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "core/suggest-internal.h"
-#include "events/parser-internal.h"
+#include "events/spec-attrs-internal.h"
 
 bool hpm__is_wildcard(const char *s, size_t len)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The event parser's state while it reads one specification into a list
- * (events/parser.c), and the pieces of the grammar the files of events/
- * share: events/parse.c reads lists, groups and named events, events/terms.c
- * the PMU/terms/ form and sysfs aliases, events/expand.c turns one written
+ * (events/spec-attrs.c), and the pieces of the grammar the files of events/
+ * share: events/spec-attrs-forms.c reads lists, groups and named events, events/spec-attrs-pmu.c
+ * the PMU/terms/ form and sysfs aliases, events/spec-attrs-expand.c turns one written
  * event into one per core PMU or per uncore box.
  *
  * Ownership: a parser lives on the stack of hpm_evlist__add_flags for one
@@ -74,7 +74,7 @@ size_t hpm__terms_close(const char *s, size_t i, size_t len);
 /* A number as perf reads one (0x... hex, else decimal): 0 or -1. */
 int hpm__parse_u64(const char *s, size_t len, uint64_t *out);
 
-/* ---- events/terms.c ---- */
+/* ---- events/spec-attrs-pmu.c ---- */
 
 /* PMU '/' terms '/' [[:]mods] (@s, @len bytes at offset @pos), resolved on
  * PMU @pmuname into event @idx. */
@@ -101,7 +101,7 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
 			     size_t wlen, const char *terms, size_t len, size_t pos);
 
-/* ---- events/tp-wildcard.c ---- */
+/* ---- events/spec-attrs-tracepoints.c ---- */
 
 /*
  * SUBSYS:NAME (@s, @len bytes at @pos; a pattern when @pattern) is no
@@ -131,7 +131,7 @@ int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, s
 			    const char *name, size_t nlen, const char *mods, size_t mlen,
 			    size_t pos);
 
-/* ---- events/expand.c ---- */
+/* ---- events/spec-attrs-expand.c ---- */
 
 /* The list's core PMUs, read once (see struct hpm_evlist). */
 unsigned hpm_evlist__cores(struct hpm_evlist *l);

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events/parser-internal.h"
+#include "events/spec-attrs-internal.h"
 
 struct cores_find {
 	const struct hpm_ctx *ctx;

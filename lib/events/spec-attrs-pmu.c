@@ -13,7 +13,7 @@
 
 #include "core/suggest-internal.h"
 #include "events/generic-internal.h"
-#include "events/parser-internal.h"
+#include "events/spec-attrs-internal.h"
 
 static void pending_add(struct hpm_parser *p, const char *key)
 {
