@@ -3,9 +3,11 @@
 # hpmon top's full-screen view, driven in a tmux terminal: it starts and
 # shows its title, per-CPU line and header; a spinning workload's row is
 # there; it redraws at a new size; '>' moves the sort column; '/' filters
-# by name; 'h' shows the keys; 'q' quits and Ctrl-C ends it, and either
-# way the terminal is given back: the alternate screen is left and the
-# shell's next line prints.
+# by name; 'h' shows the keys; 'H' switches to rows per thread and back
+# (the workload's row comes back under its tid, then its pid), and the
+# view goes on; 'q' quits and Ctrl-C ends it, and either way the terminal
+# is given back: the alternate screen is left and the shell's next line
+# prints.
 . "$(dirname "$0")/lib.sh"
 
 hpm stat -a -e cpu-clock -- true
@@ -38,6 +40,12 @@ tm send-keys h
 screen_has "help" '^hpmon top: keys'
 tm send-keys x
 screen_has "back from help" '^ +PID USER +COMM'
+tm send-keys H
+screen_has "rows per thread" '^ +TID USER +COMM'
+screen_has "the workload's row, by its tid" "^ +$SPIN +[a-z0-9]+ +sleeper +[0-9.]+ +[0-9]+"
+tm send-keys H
+screen_has "rows per process again" '^ +PID USER +COMM'
+screen_has "the workload's row, by its pid" "^ +$SPIN +[a-z0-9]+ +sleeper +[0-9.]+ +[0-9]+"
 tm send-keys Escape
 screen_has "filters cleared" '^h: help  q: quit *$'
 tm send-keys q

@@ -62,7 +62,41 @@ static int renew(struct top *t)
 	t->cpu_prev = NULL;
 	t->cpus = NULL;
 	t->nr_cpus = 0;
+	/* the lines name rows that are gone: none until the next frame */
+	t->nr_lines = 0;
+	t->nr_tasks = 0;
 	return 0;
+}
+
+int top_regroup(struct top *t, enum sysrows_by by)
+{
+	size_t nr_ev = t->rows.nr_ev;
+	int rc;
+
+	/* the lines name rows of the old kind: none until rebuilt below */
+	t->nr_lines = 0;
+	t->nr_tasks = 0;
+	sysrows_release(&t->rows);
+	sysrows_init(&t->rows, by, nr_ev);
+	t->o->by = by;
+	/* the new rows' totals since counting began, read now: the next
+	 * frame's changes are from here, and so are the CPUs' and its
+	 * interval, so that it is a frame like any other */
+	if (t->acct) {
+		if ((rc = hpm_sysacct__sync(t->acct)) || (rc = sysrows_update(&t->rows, t->acct)))
+			return rc;
+		for (size_t c = 0; t->cpu_prev && c < t->nr_cpus; c++)
+			for (size_t i = 0; i < t->nr_ev; i++)
+				t->cpu_prev[c * t->nr_ev + i] = hpm_sysacct__cpu_count(t->acct, c, i);
+	} else if ((rc = top_user_update(t->user, &t->rows))) {
+		return rc;
+	}
+	/* nothing changed since this read: without -c no row is shown until
+	 * the next frame, with -c the totals so far are */
+	for (size_t r = 0; r < t->rows.nr; r++)
+		memset(t->rows.row[r].d, 0, nr_ev * sizeof(uint64_t));
+	t->last_ns = mono_ns();
+	return top_refilter(t);
 }
 
 int top_columns(struct top *t)

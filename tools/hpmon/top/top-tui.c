@@ -30,6 +30,7 @@ struct tui {
 	bool paused;
 	bool help;
 	char msg[160];
+	int err;        /* a key's read failed (-errno): the view ends */
 };
 
 static int col_width(const struct top_col *c)
@@ -204,13 +205,6 @@ static bool ask(struct tui *u, const char *prompt, char *buf, size_t len)
 	return n > 0;
 }
 
-static void switch_rows(struct top *t, enum sysrows_by by)
-{
-	size_t nr_ev = t->rows.nr_ev;
-	sysrows_release(&t->rows);
-	sysrows_init(&t->rows, by, nr_ev);
-	t->o->by = by;
-}
 
 /* One key: false to quit. */
 static bool key(struct tui *u, int ch)
@@ -289,9 +283,14 @@ static bool key(struct tui *u, int ch)
 	case 'H':
 		if (t->rows.by == SYSROWS_CGROUP)
 			break;
-		switch_rows(t, t->rows.by == SYSROWS_THREAD ? SYSROWS_PROCESS : SYSROWS_THREAD);
-		snprintf(u->msg, sizeof(u->msg), "rows per %s from the next refresh",
-			 t->rows.by == SYSROWS_THREAD ? "thread" : "process");
+		/* the frame's lines name rows of the old kind: the rows
+		 * are built anew, and the lines with them */
+		if ((u->err = top_regroup(t, t->rows.by == SYSROWS_THREAD ? SYSROWS_PROCESS
+									     : SYSROWS_THREAD)))
+			return false;
+		snprintf(u->msg, sizeof(u->msg), "rows per %s%s",
+			 t->rows.by == SYSROWS_THREAD ? "thread" : "process",
+			 t->o->cumulative ? "" : " from the next refresh");
 		return true;
 	case 'c':
 		t->o->cumulative = !t->o->cumulative;
@@ -334,6 +333,12 @@ int top_tui(struct top *t)
 				quit = true;
 				break;
 			}
+		if (u.err) {
+			endwin();
+			fprintf(stderr, "hpmon top: reading the counts failed: %s\n",
+				top_strerror(u.err));
+			return HPM_EXIT_FAIL;
+		}
 		if (quit)
 			break;
 		if (w == 0 && !u.paused) {

@@ -138,6 +138,10 @@ int top_frame(struct top *t);
 /* Once a frame is shown: start the accounting afresh when it keeps more
  * than TOP_RENEW_TASKS tasks (the rows then start empty). 0 or -errno. */
 int top_after_frame(struct top *t);
+/* Rows of another kind (the 'H' key): built anew from the source now,
+ * the next frame's changes counted from here; until that frame no row
+ * is shown (with -c the totals so far are). 0 or -errno. */
+int top_regroup(struct top *t, enum sysrows_by by);
 /* Re-sort and re-filter the frame without reading (a key was pressed). */
 int top_refilter(struct top *t);
 /* A column's index by name, SIZE_MAX if none. */
