@@ -236,7 +236,8 @@ static int page_bins(struct page *pg)
 	uint64_t b0 = p->tmin >> p->shift;
 	for (size_t i = 0; i < p->nr_b; i++) /* the page's nodes */
 		p->b[i].node = pg->pnode[p->b[i].ev] ? pg->pnode[p->b[i].ev][p->b[i].node] : 0;
-	qsort(p->b, p->nr_b, sizeof(*p->b), cmp_bin);
+	if (p->nr_b) /* no sample, no bins: p->b is NULL, which qsort may not be given */
+		qsort(p->b, p->nr_b, sizeof(*p->b), cmp_bin);
 	json_obj_open(j, "bins");
 	json_u64(j, "t0", b0 << p->shift);
 	json_u64(j, "width", 1ull << p->shift);
