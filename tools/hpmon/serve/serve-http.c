@@ -2,12 +2,20 @@
 /*
  * hpmon serve's HTTP side, over libmicrohttpd with strict limits: one
  * thread answers every connection in turn (MHD_USE_INTERNAL_POLLING_THREAD
- * without a pool), a connection idle for 10 s is closed, at most 32 are
- * open, and a request's line and headers must fit in 16 KiB (a larger one
- * is answered 414 or 431 by the library). Only GET (and HEAD) of /metrics
- * is served: another path is 404, another method 405, a request with a body
- * 413. hpmon makes the listening socket itself, so that a port in use or an
- * address that is not this machine's is named with its cause.
+ * without a pool), at most 64 connections are open, at most 4 from one
+ * client address, and a request's line and headers must fit in 16 KiB (a
+ * larger one is answered 414 or 431 by the library). A connection idle for
+ * 10 s is closed by the library; and every request has 10 s in all, from
+ * the connection's start or the previous response on it, however it
+ * trickles its bytes: the library's timeout is an idle one, which a byte
+ * every few seconds renews for ever, so a watchdog thread of ours shuts
+ * down the socket of a connection past its deadline (the library then
+ * sees it end and closes it). Only GET (and HEAD) of /metrics, exactly as
+ * written in the request line, is served: /metrics with a query is 400,
+ * another path (percent-encoded ones included, /metrics%00 among them)
+ * 404, another method 405, a request with a body 413. hpmon makes the
+ * listening socket itself, so that a port in use or an address that is
+ * not this machine's is named with its cause.
  *
  * libmicrohttpd is loaded here, by dlopen, when serve starts: linked, it
  * and what it links (GnuTLS and eight more objects) were mapped, relocated
@@ -18,18 +26,23 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "serve/serve.h"
 
-#define HTTP_TIMEOUT_S 10u
-#define HTTP_MAX_CONNECTIONS 32u
+#define HTTP_TIMEOUT_S 10u          /* idle: the library's */
+#define HTTP_DEADLINE_S 10u         /* a request in all: the watchdog's */
+#define HTTP_WATCH_MS 250u          /* how often the watchdog looks */
+#define HTTP_MAX_CONNECTIONS 64u
+#define HTTP_PER_ADDRESS 4u
 #define HTTP_REQUEST_MAX ((size_t)16384)
 
 static const char ct_openmetrics[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -45,6 +58,7 @@ static struct {
 	typeof(MHD_queue_response) *queue_response;
 	typeof(MHD_destroy_response) *destroy_response;
 	typeof(MHD_lookup_connection_value) *lookup_connection_value;
+	typeof(MHD_get_connection_info) *get_connection_info;
 } mhd;
 
 /* Load HPM_MHD_SONAME (the soname of the libmicrohttpd hpmon was built
@@ -55,13 +69,13 @@ static int mhd_load(void)
 	static const char *const names[] = {
 		"MHD_start_daemon", "MHD_stop_daemon", "MHD_create_response_from_buffer",
 		"MHD_add_response_header", "MHD_queue_response", "MHD_destroy_response",
-		"MHD_lookup_connection_value",
+		"MHD_lookup_connection_value", "MHD_get_connection_info",
 	};
 	void **slots[] = {
 		(void **)&mhd.start_daemon, (void **)&mhd.stop_daemon,
 		(void **)&mhd.create_response_from_buffer, (void **)&mhd.add_response_header,
 		(void **)&mhd.queue_response, (void **)&mhd.destroy_response,
-		(void **)&mhd.lookup_connection_value,
+		(void **)&mhd.lookup_connection_value, (void **)&mhd.get_connection_info,
 	};
 	_Static_assert(sizeof(names) / sizeof(names[0]) == sizeof(slots) / sizeof(slots[0]),
 		       "one name per slot");
@@ -88,6 +102,14 @@ static int mhd_load(void)
 	return 0;
 }
 
+/* An open connection, as the watchdog sees it. */
+struct conn {
+	struct MHD_Connection *c;   /* NULL: a free slot */
+	int fd;
+	uint64_t since_ns;          /* its start, or its previous response's end */
+	bool shut;                  /* past its deadline, shut down */
+};
+
 struct serve_http {
 	struct MHD_Daemon *d;
 	int fd;
@@ -95,7 +117,113 @@ struct serve_http {
 	void *arg;
 	/* touched only by the server's one thread */
 	uint64_t scrapes, rejected;
+	/* the open connections, between the server's thread (which fills and
+	 * frees the slots) and the watchdog (which shuts down those past
+	 * their deadline), under lock; a few spare slots over the library's
+	 * bound, and a connection that finds none is shut down at once */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t watchdog;
+	bool watching, stopping;
+	struct conn conn[HTTP_MAX_CONNECTIONS + 8];
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The library's connection notifications: a slot per open connection.
+ * Its socket is closed after CLOSED is notified, so the watchdog never
+ * shuts down a descriptor that was reused. */
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct serve_http *h = cls;
+	pthread_mutex_lock(&h->lock);
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *ci =
+			mhd.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		struct conn *slot = NULL;
+		for (size_t i = 0; i < sizeof(h->conn) / sizeof(h->conn[0]) && !slot; i++)
+			if (!h->conn[i].c)
+				slot = &h->conn[i];
+		if (ci && slot) {
+			*slot = (struct conn){ .c = c, .fd = ci->connect_fd, .since_ns = mono_ns() };
+			*socket_context = slot;
+		} else if (ci) {
+			shutdown(ci->connect_fd, SHUT_RDWR);
+		}
+	} else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+		struct conn *slot = *socket_context;
+		if (slot)
+			slot->c = NULL;
+		*socket_context = NULL;
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* A request is done: the next one on the connection has a deadline of
+ * its own, from now. */
+static void request_done(void *cls, struct MHD_Connection *c, void **req_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct serve_http *h = cls;
+	(void)req_cls;
+	(void)toe;
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < sizeof(h->conn) / sizeof(h->conn[0]); i++)
+		if (h->conn[i].c == c)
+			h->conn[i].since_ns = mono_ns();
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The watchdog: every HTTP_WATCH_MS, shut down the connections whose
+ * request is past its deadline. */
+static void *watch(void *arg)
+{
+	struct serve_http *h = arg;
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		uint64_t now = mono_ns();
+		for (size_t i = 0; i < sizeof(h->conn) / sizeof(h->conn[0]); i++) {
+			struct conn *k = &h->conn[i];
+			if (k->c && !k->shut && now - k->since_ns >= HTTP_DEADLINE_S * 1000000000ull) {
+				shutdown(k->fd, SHUT_RDWR);
+				k->shut = true;
+			}
+		}
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)HTTP_WATCH_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&h->wake, &h->lock, &until);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+/* What the request line asked for, before the library cuts the query off
+ * and decodes the path: the access handler gets it as its request
+ * context. */
+enum target { TARGET_METRICS, TARGET_QUERY, TARGET_OTHER };
+static const enum target targets[] = { TARGET_METRICS, TARGET_QUERY, TARGET_OTHER };
+
+static void *request_line(void *cls, const char *uri, struct MHD_Connection *c)
+{
+	(void)cls;
+	(void)c;
+	if (!strcmp(uri, "/metrics"))
+		return (void *)&targets[TARGET_METRICS];
+	if (!strncmp(uri, "/metrics?", 9))
+		return (void *)&targets[TARGET_QUERY];
+	return (void *)&targets[TARGET_OTHER];
+}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *ctype,
 			     char *body, size_t len, bool owned)
@@ -136,11 +264,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 			      size_t *upload_data_size, void **req_cls)
 {
 	struct serve_http *h = cls;
+	const enum target *target = *req_cls;
 	size_t len = 0;
 
-	if (strcmp(url, "/metrics"))
+	if (!target || *target == TARGET_OTHER || strcmp(url, "/metrics"))
 		return refuse(h, c, MHD_HTTP_NOT_FOUND,
 			      "not found: hpmon serves GET /metrics only\n");
+	if (*target == TARGET_QUERY)
+		return refuse(h, c, MHD_HTTP_BAD_REQUEST,
+			      "bad request: /metrics takes no query string\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return refuse(h, c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			      "method not allowed: /metrics takes GET (or HEAD)\n");
@@ -235,24 +367,42 @@ struct serve_http *serve_http__start(const char *host, unsigned port, serve_rend
 	}
 	h->fn = fn;
 	h->arg = arg;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wake, &ca);
+	pthread_condattr_destroy(&ca);
 	h->fd = listen_on(host, port, bound, blen);
 	if (h->fd < 0) {
-		free(h);
+		serve_http__stop(h);
 		return NULL;
 	}
-	h->d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, handle, h,
+	h->d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC, 0, NULL, NULL,
+				handle, h,
 				MHD_OPTION_LISTEN_SOCKET, h->fd,
 				MHD_OPTION_CONNECTION_TIMEOUT, HTTP_TIMEOUT_S,
 				MHD_OPTION_CONNECTION_LIMIT, HTTP_MAX_CONNECTIONS,
+				MHD_OPTION_PER_IP_CONNECTION_LIMIT, HTTP_PER_ADDRESS,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_REQUEST_MAX,
+				MHD_OPTION_NOTIFY_CONNECTION, conn_notify, h,
+				MHD_OPTION_NOTIFY_COMPLETED, request_done, h,
+				MHD_OPTION_URI_LOG_CALLBACK, request_line, h,
 				MHD_OPTION_END);
 	if (!h->d) {
 		fprintf(stderr, "hpmon serve: cannot start the HTTP server on %s\n", bound);
-		close(h->fd);
-		free(h);
+		serve_http__stop(h);
 		return NULL;
 	}
 	h->fd = -1; /* the daemon's now: MHD_stop_daemon closes it */
+	int e = pthread_create(&h->watchdog, NULL, watch, h);
+	if (e) {
+		fprintf(stderr, "hpmon serve: cannot start the HTTP server's watchdog: %s\n",
+			strerror(e));
+		serve_http__stop(h);
+		return NULL;
+	}
+	h->watching = true;
 	return h;
 }
 
@@ -260,8 +410,18 @@ void serve_http__stop(struct serve_http *h)
 {
 	if (!h)
 		return;
-	mhd.stop_daemon(h->d);
+	if (h->d)
+		mhd.stop_daemon(h->d);
 	if (h->fd >= 0)
 		close(h->fd);
+	if (h->watching) {
+		pthread_mutex_lock(&h->lock);
+		h->stopping = true;
+		pthread_cond_signal(&h->wake);
+		pthread_mutex_unlock(&h->lock);
+		pthread_join(h->watchdog, NULL);
+	}
+	pthread_cond_destroy(&h->wake);
+	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
