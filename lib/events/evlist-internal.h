@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
+ *
  * The event list and its events inside the library (hpmon/event.h), for
- * the parser (events/spec-attrs-forms.c and the files it names) and the stages that
- * open or inspect events.
+ * the specification's stages that fill it (events/spec.c and the files it
+ * names) and the stages that open or inspect events.
  *
  * Ownership: a list owns its events and their names (name, merged_name:
  * malloc'd) and borrows its context, which must outlive it. Adding events
@@ -104,7 +106,7 @@ bool hpm__cpu_in_list(const char *cpus, int cpu);
 /* ---- events counted in the program (events/program-event.c) ---- */
 
 /*
- * The parser's hook for "exec:" locations and "sw:" software counters
+ * The attrs stage's hook for "exec:" locations and "sw:" software counters
  * (@s, @len bytes; @grouped: inside braces, which they cannot be): fill
  * @ev, or a negative HPM_ERR_* with *@errpos (offset into @s) and @msg.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event list object and its events' accessors (hpmon/event.h); the
- * parser that fills it is events/spec-attrs-forms.c.
+ * The event list object and its events' accessors (hpmon/event.h); what
+ * fills it from a specification is events/spec.c.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
+ *
  * Processor families (data/families.txt): which metric, preset and cost
  * files apply to a machine, and its counters when the machine does not say.
  *

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
+ *
  * Generic (PMU-independent) events, read from data/generic-events.txt:
  * hardware, software and hardware-cache events by perf's names.
  * Ownership: the tables are static; returned names point into them.

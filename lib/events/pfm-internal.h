@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
+ *
  * libpfm4 bridge. libpfm4 ships its own copy of perf_event.h, which cannot
  * share a file with <linux/perf_event.h>, so only plain fields cross here.
  * Ownership: encodings are values in the caller's storage; libpfm4's own

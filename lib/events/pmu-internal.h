@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
+ *
  * PMUs as sysfs describes them: bus/event_source/devices/<name>/ with
  * type, format/<field> ("config:0-7,32-35"), events/<alias> ("event=0x3c")
  * plus <alias>.scale / <alias>.unit, caps/, cpus or cpumask.

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* PAPI presets for the event parser (lib/events/spec-attrs-forms.c). */
+/* Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys. */
+/* PAPI presets for the event specification's attrs stage
+ * (lib/events/spec-attrs-forms.c). */
 /* Ownership: expansions are values in the caller's storage. */
 #ifndef HPM_PRESET_INTERNAL_H
 #define HPM_PRESET_INTERNAL_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PMUs one written event stands for: a generic event on a hybrid CPU
+ * The PMUs one written event stands for (spec-attrs-internal.h): a generic event on a hybrid CPU
  * becomes one event per core PMU, a PMU named without its instance number
  * one event per uncore box, and a group holding such events one group per
  * core PMU, as perf opens them.
@@ -87,7 +87,7 @@ static bool generic_unaimed(const struct hpm_event *ev)
  * each aimed at its PMU by the extended hardware type and named
  * "PMU/NAME/". With HPM_EVLIST_MAIN_CORE only the main core PMU's.
  */
-int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx)
+int hpm_resolver__expand_generic(struct hpm_resolver *p, size_t idx)
 {
 	struct hpm_evlist *l = p->list;
 	char *names[HPM_MAX_CORE_PMUS] = { 0 };
@@ -106,7 +106,7 @@ int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx)
 		}
 	for (unsigned k = 1; k < n && !rc; k++) {
 		struct hpm_event tmpl = l->ev[idx];
-		struct hpm_event *ev = hpm_parser__append(p, "", 0);
+		struct hpm_event *ev = hpm_resolver__append(p, "", 0);
 		if (!ev) {
 			rc = p->err->err ? p->err->err : -ENOMEM;
 			break;
@@ -206,41 +206,41 @@ static int instances_cb(const char *name, void *arg)
  * uncore_cbox_0 ... _3), as perf opens them, merged for display
  * (hpm_event__merge_leader).
  */
-int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_t len, size_t pos)
+int hpm_resolver__pmu_event(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e)
 {
-	const char *slash = memchr(s, '/', len);
-	size_t plen = (size_t)(slash - s);
-	size_t close = hpm__terms_close(s, plen + 1, len);
-	const char *end = close < len ? s + close : NULL;
+	const char *s = e->s;
+	size_t len = e->len, pos = e->pos, plen = e->open;
+	const char *end = e->close < len ? s + e->close : NULL;
 	char pmuname[HPM_PMU_NAME_MAX];
 	struct instances in = { .prefix = pmuname };
 	char *written = NULL;
 	int rc = 0;
 
 	if (!end)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
+		return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, pos + len, s, len,
 			    "'%.*s' lacks the closing '/' (write PMU/terms/)", (int)len, s);
 	if (plen == 0 || plen >= sizeof(pmuname))
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, s, plen ? plen : 1, "missing PMU name before '/'");
+		return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, pos, s, plen ? plen : 1,
+					  "missing PMU name before '/'");
 	memcpy(pmuname, s, plen);
 	pmuname[plen] = '\0';
 	/* a PMU of that very name is the one meant (armv8_pmuv3_0, cpu) */
 	uint32_t type;
 	if (hpm_pmu__type(p->list->ctx, pmuname, &type) != -HPM_ERR_UNKNOWN_PMU)
-		return hpm_parser__resolve_pmu(p, idx, pmuname, s, len, pos);
+		return hpm_resolver__pmu(p, idx, pmuname, e);
 	in.name = malloc(MAX_INSTANCES * sizeof(*in.name));
 	if (!in.name)
 		return -ENOMEM;
 	hpm_pmu__foreach(p->list->ctx, instances_cb, &in);
 	if (in.nr < 2) {
 		/* one PMU answers to the name (imc for uncore_imc), or none */
-		rc = hpm_parser__resolve_pmu(p, idx, in.nr ? in.name[0] : pmuname, s, len, pos);
+		rc = hpm_resolver__pmu(p, idx, in.nr ? in.name[0] : pmuname, e);
 		goto out;
 	}
 	for (unsigned k = 0; k < in.nr && !rc; k++) {
 		size_t at = idx;
 		if (k) {
-			struct hpm_event *ev = hpm_parser__append(p, s, len);
+			struct hpm_event *ev = hpm_resolver__append(p, s, len);
 			if (!ev) {
 				rc = p->err->err ? p->err->err : -ENOMEM;
 				break;
@@ -249,7 +249,7 @@ int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_
 			ev->leader = p->in_group ? p->list->ev[idx].leader : at;
 			ev->merge = idx;
 		}
-		rc = hpm_parser__resolve_pmu(p, at, in.name[k], s, len, pos);
+		rc = hpm_resolver__pmu(p, at, in.name[k], e);
 		if (rc)
 			break;
 		struct hpm_event *ev = &p->list->ev[at];
@@ -283,13 +283,13 @@ out:
 }
 
 /*
- * A group some of whose events were expanded to several PMUs (parse_event)
+ * A group some of whose events were expanded to several PMUs (hpm_resolver__event)
  * becomes one group per PMU, as perf splits it: copy j holds event j of
  * each expanded one, and the events that were not expanded go with the
  * copy of their own core PMU (cpu_atom/.../ with the cpu_atom copy) or
  * else the first. Events [first, nr) of the list are the group.
  */
-int hpm_parser__split_group(struct hpm_parser *p, size_t first)
+int hpm_resolver__split_group(struct hpm_resolver *p, size_t first)
 {
 	struct hpm_evlist *l = p->list;
 	size_t n = l->nr - first, at = 0;

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Event specifications in perf's syntax, parsed and resolved to
- * perf_event_attr. Pure: reads sysfs/tracefs under the context's roots and
- * libpfm4's tables, never opens a counter.
+ * Which form an event is written in, and the named forms resolved
+ * (spec-attrs-internal.h): generic names and raw codes, TYPE:CONFIG,
+ * tracepoints, sysfs aliases written bare, libpfm4 natives, PAPI presets,
+ * breakpoints; NAME/terms/ and SUBSYS:NAME/terms/. Pure: reads sysfs and
+ * tracefs under the context's roots and libpfm4's tables, never opens a
+ * counter.
  *
- *   list   := item (',' item)*
- *   item   := '{' list '}' [':' mods] | event
  *   event  := PMU '/' terms '/' [[':'] mods]
  *           | 'mem:' ADDR ['/' LEN] [':' ACCESS] [':' mods]
  *           | NAME [':' mods]           generic, rNNNN, sysfs alias
  *           | SUBSYS ':' NAME [':' mods] tracepoint
  *           | NATIVE(':' UMASK)*        libpfm4
- *
- * This file reads lists, groups and the named forms; events/spec-attrs-pmu.c the
- * PMU/terms/ form, events/spec-attrs-expand.c the expansion to several PMUs.
+ *           | 'exec:' ... | 'sw:' NAME  (events/program-event.c)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -25,18 +24,15 @@
 
 #include "events/generic-internal.h"
 #include "events/spec-attrs-internal.h"
+#include "events/spec-terms-internal.h"
+#include "events/spec-tokens-internal.h"
 #include "events/pfm-internal.h"
 #include "events/preset-internal.h"
-
-static bool is_ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
-}
 
 /* ---- event forms ---- */
 
 /* mem:ADDR[/LEN][:ACCESS][:mods] */
-static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
+static int parse_breakpoint(struct hpm_resolver *p, struct hpm_event *ev,
 			    const char *s, size_t len, size_t pos)
 {
 	const char *a = s + 4, *e = s + len;
@@ -47,14 +43,14 @@ static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
 	unsigned type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 
 	if (hpm__parse_u64(a, (size_t)(aend - a), &addr))
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + 4, a, (size_t)(aend - a),
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos + 4, a, (size_t)(aend - a),
 			    "breakpoint address '%.*s' is not a number (write mem:0xADDR)",
 			    (int)(aend - a), a);
 	if (slash) {
 		const char *lend = colon ? colon : e;
 		if (hpm__parse_u64(slash + 1, (size_t)(lend - slash - 1), &blen) ||
 		    (blen != 1 && blen != 2 && blen != 4 && blen != 8))
-			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + (size_t)(slash + 1 - s), slash + 1,
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos + (size_t)(slash + 1 - s), slash + 1,
 				    (size_t)(lend - slash - 1),
 				    "breakpoint length must be 1, 2, 4 or 8");
 	}
@@ -75,7 +71,7 @@ static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
 			/* mem:ADDR:u -- modifiers without an access type */
 			c2 = colon;
 		} else if (!ok) {
-			return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos + (size_t)(acc - s), acc, alen,
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_MODIFIER, pos + (size_t)(acc - s), acc, alen,
 				    "breakpoint access '%.*s' must be r, w, rw or x",
 				    (int)alen, acc);
 		} else {
@@ -83,7 +79,7 @@ static int parse_breakpoint(struct hpm_parser *p, struct hpm_event *ev,
 				 : (unsigned)((r ? HW_BREAKPOINT_R : 0) | (w ? HW_BREAKPOINT_W : 0));
 		}
 		if (c2) {
-			int rc = hpm_parser__mods(p, ev, c2 + 1, (size_t)(e - c2 - 1),
+			int rc = hpm_resolver__mods(p, ev, c2 + 1, (size_t)(e - c2 - 1),
 					    pos + (size_t)(c2 + 1 - s));
 			if (rc)
 				return rc;
@@ -146,7 +142,7 @@ static int type_find_cb(const char *name, void *arg)
  * TYPE:CONFIG, perf's numeric form (1:1 is task-clock, 4:0x3c a raw code
  * of the PMU of type 4): -ENOENT when @s is not two numbers.
  */
-static int parse_numeric(struct hpm_parser *p, struct hpm_event *ev, const char *s,
+static int parse_numeric(struct hpm_resolver *p, struct hpm_event *ev, const char *s,
 			 size_t tlen, const char *c, size_t clen, size_t pos)
 {
 	uint64_t type, config;
@@ -155,7 +151,7 @@ static int parse_numeric(struct hpm_parser *p, struct hpm_event *ev, const char 
 	if (hpm__parse_u64(s, tlen, &type) || hpm__parse_u64(c, clen, &config))
 		return -ENOENT;
 	if (type > UINT32_MAX)
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, s, tlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, s, tlen,
 			    "PMU type %.*s is out of range (the types are 32-bit)", (int)tlen, s);
 	ev->attr.type = tf.type = (uint32_t)type;
 	ev->attr.config = config;
@@ -185,7 +181,7 @@ static int parse_numeric(struct hpm_parser *p, struct hpm_event *ev, const char 
 	return 0;
 }
 
-static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
+static int try_tracepoint(struct hpm_resolver *p, struct hpm_event *ev,
 			  const char *sys, size_t slen, const char *name, size_t nlen)
 {
 	const char *root = hpm__ctx_tracefs(p->list->ctx); /* may mount it */
@@ -195,10 +191,10 @@ static int try_tracepoint(struct hpm_parser *p, struct hpm_event *ev,
 	if (!root || !slen || !nlen)
 		return -ENOENT;
 	for (size_t i = 0; i < slen; i++)
-		if (!is_ident_char(sys[i]) || sys[i] == '.')
+		if (!hpm__is_ident_char(sys[i]) || sys[i] == '.')
 			return -ENOENT;
 	for (size_t i = 0; i < nlen; i++)
-		if (!is_ident_char(name[i]) || name[i] == '.')
+		if (!hpm__is_ident_char(name[i]) || name[i] == '.')
 			return -ENOENT;
 	if (hpm__path(path, sizeof(path), root, "events/%.*s/%.*s/id", (int)slen, sys,
 		      (int)nlen, name))
@@ -243,7 +239,7 @@ static int resolve_native(struct hpm_event *ev, const char *name)
  * @ev, named as lib/events/preset.c says; the terms of a derived preset form a
  * group of their own unless they are already inside one.
  */
-static int parse_preset(struct hpm_parser *p, struct hpm_event *ev, const char *s,
+static int parse_preset(struct hpm_resolver *p, struct hpm_event *ev, const char *s,
 			size_t len, size_t pos)
 {
 	struct hpm_preset_expansion *x = malloc(sizeof(*x));
@@ -255,7 +251,7 @@ static int parse_preset(struct hpm_parser *p, struct hpm_event *ev, const char *
 		return -ENOMEM;
 	rc = hpm_preset__expand(p->list->ctx, s, len, x);
 	if (rc) {
-		rc = hpm_parser__fail(p, rc, pos, s, len, "%s", x->msg);
+		rc = hpm_resolver__fail(p, rc, pos, s, len, "%s", x->msg);
 		snprintf(p->err->suggest, sizeof(p->err->suggest), "%s", x->suggest);
 		goto out;
 	}
@@ -267,16 +263,16 @@ static int parse_preset(struct hpm_parser *p, struct hpm_event *ev, const char *
 
 		/* a preset is one count: on a hybrid CPU, of the main core PMU */
 		if (!strncmp(x->term[i].spec, "PAPI_", 5) ||
-		    hpm__evlist_parse_flags(p->list->ctx, x->term[i].spec,
-					    p->flags | HPM_EVLIST_MAIN_CORE, &sub, &se) ||
+		    p->parse_list(p->list->ctx, x->term[i].spec, p->flags | HPM_EVLIST_MAIN_CORE,
+				  &sub, &se) ||
 		    sub->nr != 1) {
-			rc = hpm_parser__fail(p, sub ? -HPM_ERR_UNKNOWN_EVENT : se.err, pos, s, len,
+			rc = hpm_resolver__fail(p, sub ? -HPM_ERR_UNKNOWN_EVENT : se.err, pos, s, len,
 				  "%.*s is counted with '%s' here: %s", (int)len, s,
 				  x->term[i].spec, sub ? "not one event" : se.msg);
 			hpm_evlist__free(sub);
 			goto out;
 		}
-		dst = i ? hpm_parser__append(p, x->term[i].name, strlen(x->term[i].name)) : &p->list->ev[idx];
+		dst = i ? hpm_resolver__append(p, x->term[i].name, strlen(x->term[i].name)) : &p->list->ev[idx];
 		name = strdup(x->term[i].name);
 		if (!dst || !name) {
 			free(name);
@@ -298,7 +294,7 @@ out:
 }
 
 /* NAME[:mods], SUBSYS:NAME[:mods], rNNNN[:mods] or a libpfm4 native. */
-static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
+static int parse_named(struct hpm_resolver *p, struct hpm_event *ev,
 		       const char *s, size_t len, size_t pos)
 {
 	const char *colon = memchr(s, ':', len);
@@ -310,9 +306,9 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 	int rc;
 
 	if (nlen == 0)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, s, 1, "missing event name");
+		return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, pos, s, 1, "missing event name");
 	if (nlen >= sizeof(name))
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen, "event name too long");
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen, "event name too long");
 	memcpy(name, s, nlen);
 	name[nlen] = '\0';
 
@@ -352,28 +348,28 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 		if (rc != -ENOENT) {
 			if (rc || !c2)
 				return rc;
-			return hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+			return hpm_resolver__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
 					  pos + (size_t)(c2 + 1 - s));
 		}
 		if (hpm__is_wildcard(s, nlen) || hpm__is_wildcard(mods, tlen))
-			return hpm_parser__tracepoints(p, (size_t)(ev - p->list->ev), s, nlen, mods,
+			return hpm_resolver__tracepoints(p, (size_t)(ev - p->list->ev), s, nlen, mods,
 						       tlen, c2 ? c2 + 1 : NULL,
 						       c2 ? len - (size_t)(c2 + 1 - s) : 0, pos);
 		if (try_tracepoint(p, ev, s, nlen, mods, tlen) == 0) {
 			if (!c2)
 				return 0;
-			rc = hpm_parser__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
+			rc = hpm_resolver__mods(p, ev, c2 + 1, len - (size_t)(c2 + 1 - s),
 					      pos + (size_t)(c2 + 1 - s));
 			/* as perf: a tracepoint is named SUBSYS:NAME, its
 			 * modifiers not part of the name */
-			return rc ? rc : hpm_parser__rename(ev, s, (size_t)(c2 - s));
+			return rc ? rc : hpm_resolver__rename(ev, s, (size_t)(c2 - s));
 		}
 	}
 	/* 3. an alias of some PMU, written without the PMU */
 	p->nr_pending = 0;
-	rc = hpm_parser__bare_alias(p, ev, s, nlen, pos);
+	rc = hpm_resolver__bare_alias(p, ev, s, nlen, pos);
 	if (rc == 0 && p->nr_pending)
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, s, nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, s, nlen,
 			    "event '%s' needs a value for '%s': write %s/%s,%s=N/", name,
 			    p->pending[0], ev->pmu, name, p->pending[0]);
 	if (rc == 0)
@@ -394,69 +390,31 @@ static int parse_named(struct hpm_parser *p, struct hpm_event *ev,
 			size_t cut = (size_t)(last - full);
 			full[cut] = '\0';
 			if (resolve_native(ev, full) == 0)
-				return hpm_parser__mods(p, ev, s + cut + 1, len - cut - 1, pos + cut + 1);
+				return hpm_resolver__mods(p, ev, s + cut + 1, len - cut - 1, pos + cut + 1);
 		}
 	}
-	hpm_parser__suggest(p, name, false);
+	hpm_resolver__suggest(p, name, false);
 	if (hpm__is_wildcard(name, nlen))
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
 			    "'%s' holds a wildcard, and wildcards match tracepoints only "
 			    "(SUBSYS:NAME: sched:sched_*, *:*), not %s", name,
 			    memchr(name, '/', nlen) ? "PMU names or terms" : "other event names");
 	if (colon && !hpm__is_mods(mods, mlen)) {
-		rc = hpm_parser__tracefs_unreachable(p, s, len, pos, false);
+		rc = hpm_resolver__tracefs_unreachable(p, s, len, pos, false);
 		if (!rc)
-			rc = hpm_parser__tracepoint_unknown(p, s, len, pos);
+			rc = hpm_resolver__tracepoint_unknown(p, s, len, pos);
 		if (rc)
 			return rc;
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
 			    "unknown event '%.*s': not a generic event, tracepoint, PMU alias "
 			    "or native event of this CPU", (int)len, s);
 	}
-	return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
+	return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
 		    "unknown event '%s'", name);
 mods:
 	if (colon)
-		return hpm_parser__mods(p, ev, mods, mlen, pos + nlen + 1);
+		return hpm_resolver__mods(p, ev, mods, mlen, pos + nlen + 1);
 	return 0;
-}
-
-/*
- * Length of the event at p->pos: up to ',', '{' or '}' outside its terms
- * ('/' ... '/', in which quotes may hold ',' and '/': name='a,b'). In
- * mem:ADDR/LEN the '/' before a digit is the length, not terms; exec: and
- * sw: events have none.
- */
-static size_t event_extent(const char *s)
-{
-	bool mem = !strncmp(s, "mem:", 4);
-	/* exec: and sw: name files and functions, with '/' of their own */
-	bool terms_done = !strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3);
-	size_t i = 0, n = strlen(s);
-
-	while (s[i] && s[i] != ',' && s[i] != '}' && s[i] != '{') {
-		if (s[i] == '/' && !terms_done && !(mem && isdigit((unsigned char)s[i + 1]))) {
-			size_t close = hpm__terms_close(s, i + 1, n);
-			if (close == n)
-				return n;
-			i = close + 1;
-			terms_done = true;
-			continue;
-		}
-		i++;
-	}
-	return i;
-}
-
-/* Offset of the '/' that opens the terms of a named event (cycles/.../,
- * r1a/.../, 1:1/.../, mem:0:x/.../), or @len when it has none. */
-static size_t terms_open(const char *s, size_t len)
-{
-	bool mem = !strncmp(s, "mem:", 4);
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == '/' && !(mem && i + 1 < len && isdigit((unsigned char)s[i + 1])))
-			return i;
-	return len;
 }
 
 /*
@@ -481,15 +439,24 @@ static bool takes_event_terms(const char *s, size_t len)
 	return hpm_generic__resolve(name, &a) == 0 || parse_raw(name, len, &v) == 0;
 }
 
+/* The terms of @e are closed, or the error that they are not. */
+static int terms_closed(struct hpm_resolver *p, const struct hpm_spec_event *e)
+{
+	if (e->close == e->len)
+		return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, e->pos + e->len, e->s, e->len,
+					  "'%.*s' lacks the '/' that closes its terms",
+					  (int)e->len, e->s);
+	return 0;
+}
+
 /* BASE '/' terms '/' [[:]mods]: @base is a breakpoint or an event
  * takes_event_terms accepts. */
-static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
-			    size_t open, size_t pos)
+static int parse_with_terms(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e)
 {
 	struct hpm_event *ev = &p->list->ev[idx];
-	size_t close, mlen;
-	const char *m;
-	int rc = hpm_parser__terms_closed(p, s, len, open, pos, &close, &m, &mlen);
+	const char *s = e->s, *m = e->mods;
+	size_t open = e->open, close = e->close, mlen = e->mlen, pos = e->pos;
+	int rc = terms_closed(p, e);
 
 	if (rc)
 		return rc;
@@ -499,11 +466,11 @@ static int parse_with_terms(struct hpm_parser *p, size_t idx, const char *s, siz
 		rc = parse_named(p, ev, s, open, pos);
 	if (rc)
 		return rc;
-	rc = hpm_parser__event_terms(p, idx, s, open, s + open + 1, close - open - 1,
+	rc = hpm_resolver__event_terms(p, idx, s, open, s + open + 1, close - open - 1,
 				     pos + open + 1);
 	if (rc)
 		return rc;
-	return mlen ? hpm_parser__mods(p, &p->list->ev[idx], m, mlen, pos + (size_t)(m - s)) : 0;
+	return mlen ? hpm_resolver__mods(p, &p->list->ev[idx], m, mlen, pos + (size_t)(m - s)) : 0;
 }
 
 /* SUBSYS:NAME before a '/' (wildcards too): a tracepoint with terms, as
@@ -524,12 +491,12 @@ static bool tracepoint_base(const char *s, size_t len)
 
 /* SUBSYS:NAME '/' terms '/' [[:]mods]: the tracepoint, or every one a
  * pattern matches, each with the terms and the modifiers. */
-static int parse_tracepoint_terms(struct hpm_parser *p, size_t idx, const char *s, size_t len,
-				  size_t open, size_t pos)
+static int parse_tracepoint_terms(struct hpm_resolver *p, size_t idx,
+				  const struct hpm_spec_event *e)
 {
-	size_t close, mlen;
-	const char *m;
-	int rc = hpm_parser__terms_closed(p, s, len, open, pos, &close, &m, &mlen);
+	const char *s = e->s, *m = e->mods;
+	size_t open = e->open, close = e->close, mlen = e->mlen, pos = e->pos;
+	int rc = terms_closed(p, e);
 
 	if (!rc)
 		rc = parse_named(p, &p->list->ev[idx], s, open, pos);
@@ -538,246 +505,41 @@ static int parse_tracepoint_terms(struct hpm_parser *p, size_t idx, const char *
 	for (size_t i = idx; i < p->list->nr; i++) {
 		struct hpm_event *ev = &p->list->ev[i];
 		if (ev->kind != HPM_EV_TRACEPOINT)
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + open, s + open,
+			return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + open, s + open,
 				    close - open + 1, "'%.*s' is no tracepoint, and takes no terms",
 				    (int)open, s);
-		rc = hpm_parser__record_terms(p, ev, s, open, s + open + 1, close - open - 1,
+		rc = hpm_resolver__record_terms(p, ev, s, open, s + open + 1, close - open - 1,
 					      pos + open + 1);
 		if (!rc && mlen)
-			rc = hpm_parser__mods(p, ev, m, mlen, pos + (size_t)(m - s));
+			rc = hpm_resolver__mods(p, ev, m, mlen, pos + (size_t)(m - s));
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-static int parse_event(struct hpm_parser *p, size_t leader)
+int hpm_resolver__event(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e)
 {
-	const char *s = p->spec + p->pos;
-	size_t len = event_extent(s);
-	size_t pos = p->pos;
-	struct hpm_event *ev;
-	int rc;
+	struct hpm_event *ev = &p->list->ev[idx];
+	const char *s = e->s;
+	size_t len = e->len, pos = e->pos;
 
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	if (len == 0)
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, s, s[0] ? 1 : 0,
-			    "expected an event name%s%.1s%s", s[0] ? " before '" : "",
-			    s, s[0] ? "'" : "");
-	ev = hpm_parser__append(p, s, len);
-	if (!ev)
-		return p->err->err ? p->err->err : -ENOMEM;
-	size_t idx = p->list->nr - 1;
-	ev->leader = leader == SIZE_MAX ? idx : leader;
-	p->in_group = leader != SIZE_MAX;
-	size_t ident = 0;
-	while (ident < len && is_ident_char(s[ident]))
-		ident++;
-	if (!strncmp(s, "mem:", 4) && terms_open(s, len) == len)
-		rc = parse_breakpoint(p, ev, s, len, pos);
-	else if (!strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3)) {
+	if (!strncmp(s, "mem:", 4) && e->open == len)
+		return parse_breakpoint(p, ev, s, len, pos);
+	if (!strncmp(s, "exec:", 5) || !strncmp(s, "sw:", 3)) {
 		/* executions of code, software counters: events/program-event.c */
 		char msg[256];
 		size_t epos = 0;
-		rc = hpm__parse_program_event(ev, s, len, leader != SIZE_MAX, &epos, msg,
-					      sizeof(msg));
+		int rc = hpm__parse_program_event(ev, s, len, p->in_group, &epos, msg, sizeof(msg));
 		if (rc)
-			return hpm_parser__fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
-	} else if (terms_open(s, len) < len &&
-		   (!strncmp(s, "mem:", 4) || takes_event_terms(s, terms_open(s, len))))
-		rc = parse_with_terms(p, idx, s, len, terms_open(s, len), pos);
-	else if (terms_open(s, len) < len && tracepoint_base(s, terms_open(s, len)))
-		rc = parse_tracepoint_terms(p, idx, s, len, terms_open(s, len), pos);
-	else if (ident < len && s[ident] == '/')
-		rc = hpm_parser__pmu_event(p, idx, s, len, pos);
-	else
-		rc = parse_named(p, ev, s, len, pos);
-	if (rc)
-		return rc;
-	if (!hpm__event_is_location(&p->list->ev[idx]) && !hpm__event_is_marker(&p->list->ev[idx]))
-		/* as perf: host only unless H or G says otherwise */
-		for (size_t i = idx; i < p->list->nr; i++)
-			if (!p->list->ev[i].explicit_gh)
-				p->list->ev[i].attr.exclude_guest = 1;
-	if (leader != SIZE_MAX && idx != leader &&
-	    (p->list->ev[idx].attr.pinned || p->list->ev[idx].attr.exclusive))
-		return hpm_parser__fail(p, -HPM_ERR_BAD_MODIFIER, pos, s, len,
-			    "'%.*s': only a group's leader can be pinned (D) or exclusive (e); "
-			    "the kernel refuses a member so: put it on the group, {...}:%c",
-			    (int)len, s, p->list->ev[idx].attr.pinned ? 'D' : 'e');
-	rc = hpm_parser__expand_generic(p, idx);
-	if (rc)
-		return rc;
-	p->pos += event_extent(s);
-	return 0;
-}
-
-/* ---- lists and groups ---- */
-
-static void skip_space(struct hpm_parser *p)
-{
-	while (isspace((unsigned char)p->spec[p->pos]))
-		p->pos++;
-}
-
-/* Is there a group name at p->pos, NAME '{' (perf's group1{a,b})? Its
- * length, else 0. */
-static size_t group_name_len(const struct hpm_parser *p)
-{
-	const char *s = p->spec + p->pos;
-	size_t i = 0;
-	while (is_ident_char(s[i]))
-		i++;
-	return i && s[i] == '{' ? i : 0;
-}
-
-static int parse_group(struct hpm_parser *p)
-{
-	size_t glen = group_name_len(p), gpos = p->pos;
-	char group[sizeof(((struct hpm_event *)0)->group)];
-	size_t open, first = p->list->nr;
-	int rc;
-
-	if (glen >= sizeof(group))
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, gpos, p->spec + gpos, glen,
-			    "group name '%.*s' is longer than %zu characters", (int)glen,
-			    p->spec + gpos, sizeof(group) - 1);
-	memcpy(group, p->spec + gpos, glen);
-	group[glen] = '\0';
-	p->pos += glen;
-	open = p->pos++;
-
-	for (;;) {
-		skip_space(p);
-		rc = parse_event(p, first);
-		if (rc)
-			return rc;
-		skip_space(p);
-		char c = p->spec[p->pos];
-		if (c == ',') {
-			p->pos++;
-			continue;
-		}
-		if (c == '}')
-			break;
-		if (c == '{')
-			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, p->pos, "{", 1, "groups cannot be nested");
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, open, "{", 1, "'{' at offset %zu is never closed",
-			    open);
+			return hpm_resolver__fail(p, rc, pos + epos, s + epos, len - epos, "%s", msg);
+		return 0;
 	}
-	p->pos++; /* '}' */
-	if (p->spec[p->pos] == ':') {
-		const char *m = p->spec + ++p->pos;
-		size_t mlen = 0;
-		while (m[mlen] && m[mlen] != ',' && !isspace((unsigned char)m[mlen]))
-			mlen++;
-		for (size_t i = first; i < p->list->nr; i++) {
-			rc = hpm_parser__mods(p, &p->list->ev[i], m, mlen, p->pos);
-			if (rc)
-				return rc;
-		}
-		p->pos += mlen;
-	}
-	rc = hpm_parser__split_group(p, first);
-	if (rc)
-		return rc;
-	/* :D and :e on a group pin or reserve the group through its leader:
-	 * the kernel refuses either on a member (as perf, leaders only) */
-	for (size_t i = first; i < p->list->nr; i++)
-		if (p->list->ev[i].leader != i)
-			p->list->ev[i].attr.pinned = p->list->ev[i].attr.exclusive = 0;
-		else /* each copy of a group split over core PMUs keeps the name */
-			snprintf(p->list->ev[i].group, sizeof(p->list->ev[i].group), "%s", group);
-	return 0;
-}
-
-int hpm_evlist__add(struct hpm_evlist *list, const char *spec,
-		    struct hpm_parse_error *err)
-{
-	return hpm_evlist__add_flags(list, spec, 0, err);
-}
-
-int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned flags,
-			  struct hpm_parse_error *err)
-{
-	struct hpm_parser p = { .list = list, .flags = flags };
-	size_t start_nr = list->nr, *from = NULL;
-	char *tidy = NULL;
-	int rc = 0;
-
-	p.err = err ? err : &p.local;
-	memset(p.err, 0, sizeof(*p.err));
-	if (flags & ~HPM_EVLIST_MAIN_CORE)
-		return p.err->err = -EINVAL;
-	if (!spec) {
-		return hpm_parser__fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");
-	}
-	if (hpm_parser__tidy(spec, &tidy, &from))
-		return p.err->err = -ENOMEM;
-	p.spec = spec = tidy;
-	for (;;) {
-		skip_space(&p);
-		if (!spec[p.pos]) {
-			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, "", 0,
-				  p.pos ? "expected an event after ','" : "empty event specification");
-			break;
-		}
-		if (spec[p.pos] == '{' || group_name_len(&p))
-			rc = parse_group(&p);
-		else if (spec[p.pos] == '}')
-			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, "}", 1, "'}' without a matching '{'");
-		else
-			rc = parse_event(&p, SIZE_MAX);
-		if (rc)
-			break;
-		skip_space(&p);
-		if (!spec[p.pos])
-			break;
-		if (spec[p.pos] != ',') {
-			rc = hpm_parser__fail(&p, -HPM_ERR_SYNTAX, p.pos, spec + p.pos, 1,
-				  "unexpected '%c' after an event (separate events with ',')",
-				  spec[p.pos]);
-			break;
-		}
-		p.pos++;
-	}
-	if (rc) {
-		for (size_t i = start_nr; i < list->nr; i++) {
-			free(list->ev[i].name);
-			free(list->ev[i].merged_name);
-		}
-		list->nr = start_nr;
-		if (!p.err->err)
-			p.err->err = rc;
-		if (p.err->pos <= strlen(tidy))
-			p.err->pos = from[p.err->pos]; /* where it was written */
-	}
-	free(tidy);
-	free(from);
-	return rc;
-}
-
-int hpm_evlist__parse(struct hpm_ctx *ctx, const char *spec,
-		      struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	return hpm__evlist_parse_flags(ctx, spec, 0, out, err);
-}
-
-int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
-			    struct hpm_evlist **out, struct hpm_parse_error *err)
-{
-	struct hpm_evlist *l = hpm_evlist__new(ctx);
-	int rc;
-
-	*out = NULL;
-	if (!l)
-		return -errno;
-	rc = hpm_evlist__add_flags(l, spec, flags, err);
-	if (rc) {
-		hpm_evlist__free(l);
-		return rc;
-	}
-	*out = l;
-	return 0;
+	if (e->open < len && (!strncmp(s, "mem:", 4) || takes_event_terms(s, e->open)))
+		return parse_with_terms(p, idx, e);
+	if (e->open < len && tracepoint_base(s, e->open))
+		return parse_tracepoint_terms(p, idx, e);
+	if (e->ident < len && s[e->ident] == '/')
+		return hpm_resolver__pmu_event(p, idx, e);
+	return parse_named(p, ev, s, len, pos);
 }

@@ -1,17 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The event parser's state while it reads one specification into a list
- * (events/spec-attrs.c), and the pieces of the grammar the files of events/
- * share: events/spec-attrs-forms.c reads lists, groups and named events, events/spec-attrs-pmu.c
- * the PMU/terms/ form and sysfs aliases, events/spec-attrs-expand.c turns one written
- * event into one per core PMU or per uncore box.
+ * Room: lib/events/ owns event syntax to perf_event_attr; may use location, core, runtime, sys.
  *
- * Ownership: a parser lives on the stack of hpm_evlist__add_flags for one
- * call; it borrows the list it appends to (which owns every event and its
- * names), the specification and the caller's error report.
+ * An event specification's third stage (lib/events/spec.c runs them):
+ * the attrs. An event's parts (spec-terms-internal.h) resolved against
+ * the machine's PMUs, generic events, tracepoints and libpfm4 into
+ * perf_event_attr, as events appended to the list, with the errors the
+ * user sees. Its files, each called only by those above it here:
+ *
+ *   spec-attrs-forms.c   which form an event is written in, and the
+ *                        named forms: generic, raw, TYPE:CONFIG,
+ *                        tracepoint, libpfm4 native, PAPI preset, mem:
+ *   spec-attrs-expand.c  one written event as several: per core PMU of
+ *                        a hybrid CPU, per uncore box; a group so split
+ *   spec-attrs-pmu.c     the PMU/terms/ form: format fields, sysfs
+ *                        aliases (also written bare), record terms
+ *   spec-attrs-tracepoints.c  tracepoint wildcards, and why a tracepoint
+ *                        cannot be found
+ *   spec-attrs.c         the resolver's state (below): its errors, the
+ *                        events it appends, modifiers applied
+ *
+ * It calls the terms stage to cut the text it is handed (an alias's terms
+ * from sysfs too), never the other way round.
+ *
+ * Ownership: a resolver lives on the stack of hpm_evlist__add_flags for
+ * one call; it borrows the list it appends to (which owns every event and
+ * its names) and the caller's error report.
  */
-#ifndef HPM_PARSER_INTERNAL_H
-#define HPM_PARSER_INTERNAL_H
+#ifndef HPM_SPEC_ATTRS_INTERNAL_H
+#define HPM_SPEC_ATTRS_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,87 +36,87 @@
 
 #include "events/evlist-internal.h"
 #include "events/pmu-internal.h"
+#include "events/spec-terms-internal.h"
 
-struct hpm_parser {
+/* How a list is parsed whole (hpm__evlist_parse_flags): a preset's terms
+ * are lists of their own, parsed through the caller's entry, given here. */
+typedef int (*hpm_spec_parse_fn)(struct hpm_ctx *ctx, const char *spec, unsigned flags,
+				 struct hpm_evlist **out, struct hpm_parse_error *err);
+
+struct hpm_resolver {
 	struct hpm_evlist *list;
-	const char *spec;
-	size_t pos;
+	size_t pos;       /* the event being resolved: its offset in the spec */
 	struct hpm_parse_error *err;
 	struct hpm_parse_error local;
 	/* terms an alias leaves to the user ("cmask=?"), not yet given */
 	char pending[4][32];
 	unsigned nr_pending;
-	bool in_group;    /* the event being parsed is inside braces */
+	bool in_group;    /* the event being resolved is inside braces */
 	unsigned flags;   /* HPM_EVLIST_* */
+	hpm_spec_parse_fn parse_list;
 };
+
+/* ---- events/spec-attrs.c ---- */
 
 /*
  * Record error @code at offset @pos (token @tok, @toklen bytes) with a
  * message, unless an error is already recorded: the first, innermost one
  * is kept. Returns the error recorded.
  */
-/*
- * perf's lexer lets spaces stand around the list's punctuation: "faults :u",
- * "faults: u", "{a,b} :u", "g1 {a,b}", "sched : sched_switch". *out: a
- * copy of @spec without the spaces next to ':', '{', '}' and ',' (quoted
- * text is kept whole); (*from)[i]: the offset in @spec of its byte i (and
- * of its end), so that an error still points into what was written. Both
- * malloc'd, the caller's. 0 or -ENOMEM.
- */
-int hpm_parser__tidy(const char *spec, char **out, size_t **from);
-/* The '/' that closes the terms opened at @open of @s (@len bytes) into
- * *close, or the parser's error that none does; *m and *mlen: the
- * modifiers after it, without their ':'. */
-int hpm_parser__terms_closed(struct hpm_parser *p, const char *s, size_t len, size_t open,
-			     size_t pos, size_t *close, const char **m, size_t *mlen);
+int hpm_resolver__fail(struct hpm_resolver *p, int code, size_t pos, const char *tok,
+		       size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* A new event named @name (@len bytes) at the end of the list, its own
+ * leader; NULL when the list is full (error recorded) or out of memory. */
+struct hpm_event *hpm_resolver__append(struct hpm_resolver *p, const char *name, size_t len);
+/* Modifier letters @m (@len bytes, at offset @pos) applied to @ev. */
+int hpm_resolver__mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
+		       size_t len, size_t pos);
 /* @ev named the first @len bytes of @s, when it is named as written (no
  * name= term): a tracepoint is SUBSYS:NAME without its modifiers, as
  * perf names it. 0 or -ENOMEM. */
-int hpm_parser__rename(struct hpm_event *ev, const char *s, size_t len);
-int hpm_parser__fail(struct hpm_parser *p, int code, size_t pos, const char *tok,
-		     size_t toklen, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int hpm_resolver__rename(struct hpm_event *ev, const char *s, size_t len);
 
-/* A new event named @name (@len bytes) at the end of the list, its own
- * leader; NULL when the list is full (error recorded) or out of memory. */
-struct hpm_event *hpm_parser__append(struct hpm_parser *p, const char *name, size_t len);
+/* ---- events/spec-attrs-forms.c ---- */
 
-/* Modifier letters @m (@len bytes, at offset @pos) applied to @ev. */
-int hpm_parser__mods(struct hpm_parser *p, struct hpm_event *ev, const char *m,
-		     size_t len, size_t pos);
-/* Are these @len bytes modifier letters only? */
-bool hpm__is_mods(const char *s, size_t len);
-/* The '/' that closes terms opened before offset @i of @s (@len bytes),
- * outside quotes (name='a/b'); @len when there is none. */
-size_t hpm__terms_close(const char *s, size_t i, size_t len);
-/* A number as perf reads one (0x... hex, else decimal): 0 or -1. */
-int hpm__parse_u64(const char *s, size_t len, uint64_t *out);
+/* Event @idx of the list (appended for @e, its own leader or a member of
+ * the group it is written in) resolved in whichever form @e is written. */
+int hpm_resolver__event(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e);
+
+/* ---- events/spec-attrs-expand.c ---- */
+
+/* The list's core PMUs, read once (see struct hpm_evlist). */
+unsigned hpm_evlist__cores(struct hpm_evlist *l);
+/* PMU '/' terms '/' [[:]mods] (@e) into event @idx, one event per
+ * instance of a PMU named without its number (uncore_cbox). */
+int hpm_resolver__pmu_event(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e);
+/* Event @idx, generic, as one event per core PMU on a hybrid CPU. */
+int hpm_resolver__expand_generic(struct hpm_resolver *p, size_t idx);
+/* The group of events [first, nr) as one group per core PMU. */
+int hpm_resolver__split_group(struct hpm_resolver *p, size_t first);
 
 /* ---- events/spec-attrs-pmu.c ---- */
 
-/* PMU '/' terms '/' [[:]mods] (@s, @len bytes at offset @pos), resolved on
- * PMU @pmuname into event @idx. */
-int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmuname,
-			    const char *s, size_t len, size_t pos);
+/* PMU '/' terms '/' [[:]mods] (@e), resolved on PMU @pmuname into event
+ * @idx. */
+int hpm_resolver__pmu(struct hpm_resolver *p, size_t idx, const char *pmuname,
+		      const struct hpm_spec_event *e);
 /* A bare alias ("inst_retired", "tsc") of any PMU, core first: -ENOENT
  * when no PMU has it. */
-int hpm_parser__bare_alias(struct hpm_parser *p, struct hpm_event *ev,
-			   const char *name, size_t nlen, size_t pos);
+int hpm_resolver__bare_alias(struct hpm_resolver *p, struct hpm_event *ev,
+			     const char *name, size_t nlen, size_t pos);
 /* The closest PMU names (@pmus) or event names to @word into the error. */
-void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus);
-/* The closest aliases of @pmu to @word (@len bytes) into the error. */
-void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, const char *word,
-			       size_t len);
+void hpm_resolver__suggest(struct hpm_resolver *p, const char *word, bool pmus);
 /* Terms after an event that is no sysfs PMU (cycles/period=1000,name=x/,
  * r1234/name=raw/, 1:1/config1/): config, config1, config2, name, period,
  * freq and the record terms, applied to event @idx (@what, @wlen bytes,
  * names it in errors). */
-int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, size_t wlen,
-			    const char *terms, size_t len, size_t pos);
+int hpm_resolver__event_terms(struct hpm_resolver *p, size_t idx, const char *what,
+			      size_t wlen, const char *terms, size_t len, size_t pos);
 /* Terms after a tracepoint (sched:sched_switch/call-graph=dwarf/), as perf
  * takes them: record's own terms only (call-graph, stack-size, time),
  * applied to @ev (@what, @wlen bytes, names it in errors). */
-int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
-			     size_t wlen, const char *terms, size_t len, size_t pos);
+int hpm_resolver__record_terms(struct hpm_resolver *p, struct hpm_event *ev, const char *what,
+			       size_t wlen, const char *terms, size_t len, size_t pos);
 
 /* ---- events/spec-attrs-tracepoints.c ---- */
 
@@ -111,37 +128,21 @@ int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const c
  * tool's advice to give the fix. 0 when tracefs was read, so the name is
  * simply unknown.
  */
-int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len,
-				    size_t pos, bool pattern);
-
+int hpm_resolver__tracefs_unreachable(struct hpm_resolver *p, const char *s, size_t len,
+				      size_t pos, bool pattern);
 /*
  * SUBSYS:NAME[:mods] (@s, @len bytes at @pos) is no other event, and
  * tracefs has subsystem SUBSYS but no tracepoint NAME in it: fail saying
  * so, with its closest tracepoints as suggestions. 0 when the subsystem is
  * not there either (the name may be meant as another kind of event).
  */
-int hpm_parser__tracepoint_unknown(struct hpm_parser *p, const char *s, size_t len, size_t pos);
-
-/* Does the word hold a glob character (* ? [)? */
-bool hpm__is_wildcard(const char *s, size_t len);
+int hpm_resolver__tracepoint_unknown(struct hpm_resolver *p, const char *s, size_t len,
+				     size_t pos);
 /* Tracepoints matching @sys:@name (globs; @slen, @nlen bytes), with
  * modifiers @mods (@mlen bytes, NULL for none): the first into event @idx,
  * the rest appended after it. @pos: offset of @sys in the spec. */
-int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,
-			    const char *name, size_t nlen, const char *mods, size_t mlen,
-			    size_t pos);
-
-/* ---- events/spec-attrs-expand.c ---- */
-
-/* The list's core PMUs, read once (see struct hpm_evlist). */
-unsigned hpm_evlist__cores(struct hpm_evlist *l);
-/* PMU '/' terms '/' [[:]mods] into event @idx, one event per instance of
- * a PMU named without its number (uncore_cbox). */
-int hpm_parser__pmu_event(struct hpm_parser *p, size_t idx, const char *s, size_t len,
-			  size_t pos);
-/* Event @idx, generic, as one event per core PMU on a hybrid CPU. */
-int hpm_parser__expand_generic(struct hpm_parser *p, size_t idx);
-/* The group of events [first, nr) as one group per core PMU. */
-int hpm_parser__split_group(struct hpm_parser *p, size_t first);
+int hpm_resolver__tracepoints(struct hpm_resolver *p, size_t idx, const char *sys, size_t slen,
+			      const char *name, size_t nlen, const char *mods, size_t mlen,
+			      size_t pos);
 
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The PMU/terms/ form: format fields, sysfs aliases (also written bare,
- * without their PMU), generic names as terms of a core PMU, and the
- * closest names when one is unknown.
+ * The PMU/terms/ form (spec-attrs-internal.h): the terms, cut by the terms
+ * stage, applied to the event's attr as the PMU's format fields, sysfs
+ * aliases (also written bare, without their PMU) and generic names as
+ * terms of a core PMU; the record terms; the closest names when one is
+ * unknown.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,14 +16,16 @@
 #include "core/suggest-internal.h"
 #include "events/generic-internal.h"
 #include "events/spec-attrs-internal.h"
+#include "events/spec-terms-internal.h"
+#include "events/spec-tokens-internal.h"
 
-static void pending_add(struct hpm_parser *p, const char *key)
+static void pending_add(struct hpm_resolver *p, const char *key)
 {
 	if (p->nr_pending < 4)
 		snprintf(p->pending[p->nr_pending++], sizeof(p->pending[0]), "%s", key);
 }
 
-static void pending_done(struct hpm_parser *p, const char *key)
+static void pending_done(struct hpm_resolver *p, const char *key)
 {
 	for (unsigned i = 0; i < p->nr_pending; i++)
 		if (!strcmp(p->pending[i], key)) {
@@ -77,7 +81,7 @@ static void suggest_init(struct hpm_suggest *s, const char *word)
 	hpm_suggest__init(s, word, n <= 4 ? 2 : (unsigned)(n / 3 + 1), HPM_SUGGEST_OVERLAP);
 }
 
-void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus)
+void hpm_resolver__suggest(struct hpm_resolver *p, const char *word, bool pmus)
 {
 	struct hpm_suggest s;
 	char core[HPM_PMU_NAME_MAX];
@@ -94,8 +98,8 @@ void hpm_parser__suggest(struct hpm_parser *p, const char *word, bool pmus)
 	hpm_suggest__format(&s, p->err->suggest, sizeof(p->err->suggest));
 }
 
-void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, const char *word,
-			       size_t len)
+static void suggest_alias(struct hpm_resolver *p, const struct hpm_pmu *pmu, const char *word,
+			  size_t len)
 {
 	struct hpm_suggest s;
 	char w[64];
@@ -112,11 +116,11 @@ void hpm_parser__suggest_alias(struct hpm_parser *p, const struct hpm_pmu *pmu, 
  * Apply comma-separated terms "a=1,b,name=x" to @ev of @pmu. @from_alias:
  * the terms come from a sysfs alias file ('?' values are not allowed).
  */
-static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
+static int apply_terms(struct hpm_resolver *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *terms,
 		       size_t len, size_t pos, bool from_alias);
 
-static int apply_alias(struct hpm_parser *p, struct hpm_event *ev,
+static int apply_alias(struct hpm_resolver *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *name,
 		       size_t len, size_t pos)
 {
@@ -186,7 +190,7 @@ static const char *const armv8_generic[] = {
  * and, since Linux 6.8 or so, Arm PMUs take). -ENOENT when @key is no
  * generic hardware or cache event.
  */
-static int apply_legacy(struct hpm_parser *p, struct hpm_event *ev, const struct hpm_pmu *pmu,
+static int apply_legacy(struct hpm_resolver *p, struct hpm_event *ev, const struct hpm_pmu *pmu,
 			const char *key, size_t pos)
 {
 	struct perf_event_attr g = { 0 };
@@ -272,7 +276,7 @@ static int unsupported_format(const struct hpm_pmu *pmu, const char *key)
 
 /* Fail for term @t, whose format file hpmon could not use: name the file
  * (under the PMU's sysfs directory), what it says and what hpmon lacks. */
-static int fail_unsupported(struct hpm_parser *p, const struct hpm_pmu *pmu, int u,
+static int fail_unsupported(struct hpm_resolver *p, const struct hpm_pmu *pmu, int u,
 			    size_t pos, const char *t, size_t klen)
 {
 	char why[128];
@@ -291,7 +295,7 @@ static int fail_unsupported(struct hpm_parser *p, const struct hpm_pmu *pmu, int
 			 "as 0-7,32-35)");
 		break;
 	}
-	return hpm_parser__fail(p, -HPM_ERR_SYSFS, pos, t, klen,
+	return hpm_resolver__fail(p, -HPM_ERR_SYSFS, pos, t, klen,
 				"sysfs file %s/format/%s reads '%s', and %s: write the event with "
 				"config=/config1=/config2= instead", pmu->name,
 				pmu->unsupported[u].name, pmu->unsupported[u].text, why);
@@ -299,7 +303,7 @@ static int fail_unsupported(struct hpm_parser *p, const struct hpm_pmu *pmu, int
 
 /* The record terms: call-graph=fp|dwarf|lbr|no, stack-size=N, time[=0|1].
  * 1 when @key is none of them. */
-static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *key,
+static int record_term(struct hpm_resolver *p, struct hpm_event *ev, const char *key,
 		       const char *v, size_t vlen, const char *t, size_t tlen, size_t pos)
 {
 	static const char *const modes[] = { "fp", "dwarf", "lbr", "no" };
@@ -311,13 +315,13 @@ static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *k
 				snprintf(ev->call_graph, sizeof(ev->call_graph), "%s", modes[i]);
 				return 0;
 			}
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "call-graph=%.*s: the call-graph mode is fp, dwarf, lbr or no",
 			    (int)vlen, v);
 	}
 	if (!strcmp(key, "stack-size")) {
 		if (hpm__parse_u64(v, vlen, &val) || !val || val > 65528)
-			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 				    "stack-size=%.*s: give the bytes of stack to copy, 1 to 65528",
 				    (int)vlen, v);
 		ev->stack_size = (unsigned)val;
@@ -325,7 +329,7 @@ static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *k
 	}
 	if (!strcmp(key, "time")) {
 		if (v && (hpm__parse_u64(v, vlen, &val) || val > 1))
-			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 				    "time=%.*s: write time, time=1 or time=0", (int)vlen, v);
 		ev->has_time = true;
 		ev->time = val;
@@ -334,46 +338,29 @@ static int record_term(struct hpm_parser *p, struct hpm_event *ev, const char *k
 	return 1;
 }
 
-/* KEY[=VALUE] of term @t: *klen the key's length, *v (NULL without '=')
- * and *vlen its value. As perf: spaces around '=' are not part of the key
- * or the value (event = 0x3c); term_next took those around the term. */
-static void term_split(const char *t, size_t tlen, size_t *klen, const char **v, size_t *vlen)
-{
-	const char *eq = memchr(t, '=', tlen);
-	*klen = eq ? (size_t)(eq - t) : tlen;
-	*v = eq ? eq + 1 : NULL;
-	*vlen = eq ? tlen - *klen - 1 : 0;
-	while (*klen && isspace((unsigned char)t[*klen - 1]))
-		(*klen)--;
-	while (*vlen && isspace((unsigned char)**v)) {
-		(*v)++;
-		(*vlen)--;
-	}
-}
-
-static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
-		      const struct hpm_pmu *pmu, const char *t, size_t tlen,
+/* Term @term (at offset @pos) applied to @ev of @pmu. */
+static int apply_term(struct hpm_resolver *p, struct hpm_event *ev,
+		      const struct hpm_pmu *pmu, const struct hpm_spec_term *term,
 		      size_t pos, bool from_alias)
 {
-	size_t klen, vlen;
-	const char *v;
+	const char *t = term->t, *v = term->v;
+	size_t tlen = term->tlen, klen = term->klen, vlen = term->vlen;
 	char key[32];
 	uint64_t val = 1;
 	struct perf_event_attr *a = &ev->attr;
 	int rc;
 
-	term_split(t, tlen, &klen, &v, &vlen);
 	/* where the value starts, for messages about it */
 	size_t vpos = pos + (v ? (size_t)(v - t) : klen + 1);
 
 	if (!klen || klen >= sizeof(key))
-		return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos, t, tlen, "empty or overlong term '%.*s'",
+		return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, pos, t, tlen, "empty or overlong term '%.*s'",
 			    (int)tlen, t);
 	memcpy(key, t, klen);
 	key[klen] = '\0';
 
 	if (!v && needs_value(key))
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "term '%s' needs a value: write %s=%s", key, key,
 			    !strcmp(key, "name") ? "NAME" : !strcmp(key, "call-graph") ? "fp" : "N");
 	if (!strcmp(key, "name")) {
@@ -383,7 +370,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 			vlen -= 2;
 		}
 		if (!vlen)
-			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen, "name= needs a value");
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen, "name= needs a value");
 		char *n = strndup(v, vlen);
 		if (!n)
 			return -ENOMEM;
@@ -401,7 +388,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 			goto set;
 		rc = hpm_pmu__set_term(pmu, key, 1, a);
 		if (rc != -HPM_ERR_UNKNOWN_TERM)
-			return rc ? hpm_parser__fail(p, rc, pos, t, tlen, "bad term '%s'", key) : 0;
+			return rc ? hpm_resolver__fail(p, rc, pos, t, tlen, "bad term '%s'", key) : 0;
 		rc = pmu->no_sysfs ? -ENOENT : apply_alias(p, ev, pmu, t, tlen, pos);
 		if (rc == -ENOENT && !from_alias)
 			rc = apply_legacy(p, ev, pmu, key, pos);
@@ -417,7 +404,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 		/* config1= : the value is missing (config1 alone means 1) */
 		if (!known_term(pmu, key))
 			goto unknown;
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "term '%s' has '=' but no value: write %s=N%s", key, key,
 			    needs_value(key) ? "" : ", or the term alone for 1");
 	}
@@ -426,7 +413,7 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 			pending_add(p, key); /* the user's terms must give it */
 			return 0;
 		}
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, t, tlen,
 			    "'?' is not a value: write %s=N", key);
 	}
 	if (hpm__parse_u64(v, vlen, &val)) {
@@ -437,15 +424,15 @@ static int apply_term(struct hpm_parser *p, struct hpm_event *ev,
 			rc = apply_alias(p, ev, pmu, v, vlen, vpos);
 			if (rc != -ENOENT)
 				return rc;
-			hpm_parser__suggest_alias(p, pmu, v, vlen);
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, vpos, v, vlen,
+			suggest_alias(p, pmu, v, vlen);
+			return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, vpos, v, vlen,
 				    "PMU %s has no event '%.*s' (event= takes a number or one of "
 				    "its events)", pmu->name, (int)vlen, v);
 		}
 		/* a misspelt term says so, not that its value is no number */
 		if (!known_term(pmu, key))
 			goto unknown;
-		return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, vpos, v, vlen,
+		return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, vpos, v, vlen,
 			    "'%.*s' is not a number for term '%s' (write a decimal or 0x hex "
 			    "number)", (int)vlen, v, key);
 	}
@@ -468,7 +455,7 @@ set:
 		if (rc == -HPM_ERR_UNKNOWN_TERM)
 			goto unknown;
 		if (rc)
-			return hpm_parser__fail(p, rc, vpos, v, vlen,
+			return hpm_resolver__fail(p, rc, vpos, v, vlen,
 				    "value %.*s does not fit format field '%s' of PMU %s",
 				    (int)vlen, v, key, pmu->name);
 	}
@@ -479,7 +466,7 @@ unknown: {
 		int u = unsupported_format(pmu, key);
 
 		if (hpm__is_wildcard(key, klen))
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+			return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 				    "'%s' holds a wildcard, and terms take none: wildcards match "
 				    "tracepoints only (SUBSYS:NAME)", key);
 
@@ -490,7 +477,7 @@ unknown: {
 			hpm_suggest__offer(&sg, common_terms[i]);
 		if (pmu->no_sysfs) {
 			hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+			return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 				    "event %s takes no term '%s' (its terms: config, config1, "
 				    "config2, name, period, freq, call-graph, stack-size, time)",
 				    pmu->name, key);
@@ -506,55 +493,23 @@ unknown: {
 			snprintf(known, sizeof(known), "config, config1, config2, name, period, "
 				 "freq");
 		hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_TERM, pos, t, klen,
 			    "PMU %s has no term or event '%s' (its terms: %s)", pmu->name, key,
 			    known);
 	}
 }
 
-/* End of the term that starts at @i: the next ',' outside quotes. */
-static size_t term_end(const char *terms, size_t i, size_t len)
-{
-	char q = 0;
-	for (; i < len; i++) {
-		if (q) {
-			if (terms[i] == q)
-				q = 0;
-		} else if (terms[i] == '\'' || terms[i] == '"') {
-			q = terms[i];
-		} else if (terms[i] == ',') {
-			break;
-		}
-	}
-	return i;
-}
-
-/* The term at *i of @terms, [*a, *b), without the spaces around it (as
- * perf: event=0x3c, umask=0x1); *i moves past its ','. False at the end. */
-static bool term_next(const char *terms, size_t len, size_t *i, size_t *a, size_t *b)
-{
-	if (*i >= len)
-		return false;
-	size_t j = term_end(terms, *i, len);
-	*a = *i;
-	*b = j;
-	while (*a < *b && isspace((unsigned char)terms[*a]))
-		(*a)++;
-	while (*b > *a && isspace((unsigned char)terms[*b - 1]))
-		(*b)--;
-	*i = j + 1;
-	return true;
-}
-
-static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
+static int apply_terms(struct hpm_resolver *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *terms,
 		       size_t len, size_t pos, bool from_alias)
 {
-	for (size_t i = 0, a, b; term_next(terms, len, &i, &a, &b);) {
-		if (b > a) {
+	struct hpm_spec_term t;
+
+	for (size_t i = 0; hpm_spec_terms__next(terms, len, &i, &t);) {
+		if (t.tlen) {
 			/* errors inside an alias's own text point at the alias */
-			int rc = apply_term(p, ev, pmu, terms + a, b - a,
-					    from_alias ? pos : pos + a, from_alias);
+			int rc = apply_term(p, ev, pmu, &t, from_alias ? pos : pos + t.at,
+					    from_alias);
 			if (rc)
 				return rc;
 		}
@@ -562,7 +517,7 @@ static int apply_terms(struct hpm_parser *p, struct hpm_event *ev,
 	return 0;
 }
 
-int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, size_t wlen,
+int hpm_resolver__event_terms(struct hpm_resolver *p, size_t idx, const char *what, size_t wlen,
 			    const char *terms, size_t len, size_t pos)
 {
 	struct hpm_pmu *pmu = calloc(1, sizeof(*pmu));
@@ -579,30 +534,31 @@ int hpm_parser__event_terms(struct hpm_parser *p, size_t idx, const char *what, 
 	return rc;
 }
 
-int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const char *what,
+int hpm_resolver__record_terms(struct hpm_resolver *p, struct hpm_event *ev, const char *what,
 			     size_t wlen, const char *terms, size_t len, size_t pos)
 {
-	for (size_t i = 0, a, b; term_next(terms, len, &i, &a, &b);) {
-		const char *t = terms + a, *v;
-		size_t tlen = b - a, klen, vlen;
+	struct hpm_spec_term term;
+
+	for (size_t i = 0; hpm_spec_terms__next(terms, len, &i, &term);) {
+		const char *t = term.t, *v = term.v;
+		size_t tlen = term.tlen, klen = term.klen, vlen = term.vlen, a = term.at;
 		char key[32];
 		int rc;
 
 		if (!tlen)
 			continue;
-		term_split(t, tlen, &klen, &v, &vlen);
 		if (!klen || klen >= sizeof(key))
-			return hpm_parser__fail(p, -HPM_ERR_SYNTAX, pos + a, t, tlen,
+			return hpm_resolver__fail(p, -HPM_ERR_SYNTAX, pos + a, t, tlen,
 				    "empty or overlong term '%.*s'", (int)tlen, t);
 		memcpy(key, t, klen);
 		key[klen] = '\0';
 		if (!v && needs_value(key))
-			return hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos + a, t, tlen,
+			return hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos + a, t, tlen,
 				    "term '%s' needs a value: write %s=%s", key, key,
 				    !strcmp(key, "call-graph") ? "fp" : "N");
 		rc = record_term(p, ev, key, v, vlen, t, tlen, pos + a);
 		if (rc > 0)
-			return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + a, t, klen,
+			return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_TERM, pos + a, t, klen,
 				    "tracepoint %.*s takes no term '%s' (its terms: call-graph, "
 				    "stack-size, time: how record samples it)", (int)wlen, what, key);
 		if (rc)
@@ -611,15 +567,14 @@ int hpm_parser__record_terms(struct hpm_parser *p, struct hpm_event *ev, const c
 	return 0;
 }
 
-/* PMU '/' terms '/' [[:]mods], resolved on PMU @pmuname into event @idx. */
-int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmuname,
-			     const char *s, size_t len, size_t pos)
+int hpm_resolver__pmu(struct hpm_resolver *p, size_t idx, const char *pmuname,
+		      const struct hpm_spec_event *e)
 {
 	struct hpm_event *ev = &p->list->ev[idx];
-	const char *slash = memchr(s, '/', len);
-	size_t plen = (size_t)(slash - s);
-	const char *terms = slash + 1;
-	const char *end = s + hpm__terms_close(s, plen + 1, len);
+	const char *s = e->s;
+	size_t len = e->len, pos = e->pos, plen = e->open;
+	const char *terms = s + plen + 1;
+	const char *end = s + e->close;
 	struct hpm_pmu *pmu;
 	int rc;
 
@@ -628,13 +583,14 @@ int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmunam
 		return -ENOMEM;
 	rc = hpm_pmu__load(p->list->ctx, pmuname, pmu);
 	if (rc == -HPM_ERR_UNKNOWN_PMU) {
-		hpm_parser__suggest(p, pmuname, true);
-		rc = hpm_parser__fail(p, rc, pos, s, plen, "no PMU named '%s' on this machine (see 'hpmon list')",
-			  pmuname);
+		hpm_resolver__suggest(p, pmuname, true);
+		rc = hpm_resolver__fail(p, rc, pos, s, plen,
+					"no PMU named '%s' on this machine (see 'hpmon list')",
+					pmuname);
 		goto out;
 	}
 	if (rc) {
-		rc = hpm_parser__fail(p, rc, pos, s, plen, "cannot read PMU '%s' from sysfs: %s", pmuname,
+		rc = hpm_resolver__fail(p, rc, pos, s, plen, "cannot read PMU '%s' from sysfs: %s", pmuname,
 			  hpm_strerror(rc));
 		goto out;
 	}
@@ -647,21 +603,13 @@ int hpm_parser__resolve_pmu(struct hpm_parser *p, size_t idx, const char *pmunam
 	if (rc)
 		goto out;
 	if (p->nr_pending) {
-		rc = hpm_parser__fail(p, -HPM_ERR_BAD_VALUE, pos, s, len,
+		rc = hpm_resolver__fail(p, -HPM_ERR_BAD_VALUE, pos, s, len,
 			  "this event of PMU %s needs a value for '%s': write %.*s,%s=N/",
 			  pmu->name, p->pending[0], (int)(end - s), s, p->pending[0]);
 		goto out;
 	}
-	{
-		const char *m = end + 1;
-		size_t mlen = len - (size_t)(m - s);
-		if (mlen && *m == ':') {
-			m++;
-			mlen--;
-		}
-		if (mlen)
-			rc = hpm_parser__mods(p, ev, m, mlen, pos + (size_t)(m - s));
-	}
+	if (e->mlen)
+		rc = hpm_resolver__mods(p, ev, e->mods, e->mlen, pos + (size_t)(e->mods - s));
 out:
 	free(pmu);
 	return rc;
@@ -687,7 +635,7 @@ static int alias_find_cb(const char *name, void *arg)
 }
 
 /* A bare alias ("inst_retired", "tsc"): search every PMU, core first. */
-int hpm_parser__bare_alias(struct hpm_parser *p, struct hpm_event *ev,
+int hpm_resolver__bare_alias(struct hpm_resolver *p, struct hpm_event *ev,
 			  const char *name, size_t nlen, size_t pos)
 {
 	struct alias_find af = { .ctx = p->list->ctx };

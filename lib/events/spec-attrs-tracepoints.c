@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tracepoint wildcards, as perf takes them: syscalls:*, sched:sched_*,
+ * Tracepoint wildcards (spec-attrs-internal.h), as perf takes them: syscalls:*, sched:sched_*,
  * *:* (with modifiers) stand for every tracepoint of the context's tracefs
  * root whose subsystem and name match, one event each, in name order. And
  * why a tracepoint cannot be looked up: tracefs cannot be read, or its
@@ -15,17 +15,10 @@
 
 #include "core/suggest-internal.h"
 #include "events/spec-attrs-internal.h"
-
-bool hpm__is_wildcard(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
-			return true;
-	return false;
-}
+#include "events/spec-tokens-internal.h"
 
 struct tp_expand {
-	struct hpm_parser *p;
+	struct hpm_resolver *p;
 	size_t idx, matched;
 	const char *mods;
 	size_t mlen, mpos;
@@ -34,7 +27,7 @@ struct tp_expand {
 /* Tracepoint @sys:@name (id @id) as the next event of the expansion. */
 static int add_one(struct tp_expand *x, const char *sys, const char *name, long id)
 {
-	struct hpm_parser *p = x->p;
+	struct hpm_resolver *p = x->p;
 	struct hpm_event *ev;
 	char *full = NULL;
 	int rc;
@@ -48,7 +41,7 @@ static int add_one(struct tp_expand *x, const char *sys, const char *name, long 
 		ev->name = full;
 	} else {
 		size_t lead = p->list->ev[x->idx].leader;
-		ev = hpm_parser__append(p, full, strlen(full));
+		ev = hpm_resolver__append(p, full, strlen(full));
 		free(full);
 		if (!ev)
 			return p->err->err ? p->err->err : -ENOMEM;
@@ -61,11 +54,11 @@ static int add_one(struct tp_expand *x, const char *sys, const char *name, long 
 	ev->attr.config = (uint64_t)id;
 	ev->attr.sample_period = 1;
 	snprintf(ev->pmu, sizeof(ev->pmu), "tracepoint");
-	rc = x->mlen ? hpm_parser__mods(p, ev, x->mods, x->mlen, x->mpos) : 0;
+	rc = x->mlen ? hpm_resolver__mods(p, ev, x->mods, x->mlen, x->mpos) : 0;
 	return rc;
 }
 
-int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t len,
+int hpm_resolver__tracefs_unreachable(struct hpm_resolver *p, const char *s, size_t len,
 				    size_t pos, bool pattern)
 {
 	const struct hpm_ctx *ctx = p->list->ctx;
@@ -81,28 +74,28 @@ int hpm_parser__tracefs_unreachable(struct hpm_parser *p, const char *s, size_t 
 			 "tracepoint cannot be told", (int)len, s);
 	if (why == -EACCES) {
 		unsigned mode = stat(ctx->tracefs_closed, &st) ? 0700 : st.st_mode & 07777;
-		return hpm_parser__fail(p, -EACCES, pos, s, len,
+		return hpm_resolver__fail(p, -EACCES, pos, s, len,
 			"%s: tracefs (%s) is open to root only (mode %04o)", lead,
 			ctx->tracefs_closed, mode);
 	}
 	/* not mounted on this machine */
 	if (why && strcmp(ctx->sysfs, "/sys") == 0)
-		return hpm_parser__fail(p, -ENODEV, pos, s, len,
+		return hpm_resolver__fail(p, -ENODEV, pos, s, len,
 			"%s: tracefs is not mounted, and only root may mount it", lead);
 	/* a recorded sysfs tree without one: the tool says how to give one */
 	if (why)
-		return hpm_parser__fail(p, -ENOENT, pos, s, len,
+		return hpm_resolver__fail(p, -ENOENT, pos, s, len,
 			"%s: the sysfs root %s has none (looked for kernel/tracing/events and "
 			"kernel/debug/tracing/events under it)", lead, ctx->sysfs);
 	/* a tracefs root given that is none */
 	if (root && (hpm__path(events, sizeof(events), root, "events") || stat(events, &st) ||
 		     !S_ISDIR(st.st_mode)))
-		return hpm_parser__fail(p, -ENOENT, pos, s, len,
+		return hpm_resolver__fail(p, -ENOENT, pos, s, len,
 			"%s: the tracefs root %s has no events/ directory", lead, root);
 	return 0;
 }
 
-int hpm_parser__tracepoint_unknown(struct hpm_parser *p, const char *s, size_t len, size_t pos)
+int hpm_resolver__tracepoint_unknown(struct hpm_resolver *p, const char *s, size_t len, size_t pos)
 {
 	const char *root = hpm__ctx_tracefs(p->list->ctx);
 	const char *colon = memchr(s, ':', len), *end;
@@ -140,12 +133,12 @@ int hpm_parser__tracepoint_unknown(struct hpm_parser *p, const char *s, size_t l
 		hpm__free_names(evs, nevs);
 	}
 	hpm_suggest__format(&sg, p->err->suggest, sizeof(p->err->suggest));
-	return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
+	return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, len,
 		"unknown tracepoint '%s': the subsystem %s has no tracepoint '%.*s' (%s; "
 		"'hpmon list tracepoint' lists them)", word, sys, (int)nlen, colon + 1, path);
 }
 
-int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, size_t slen,
+int hpm_resolver__tracepoints(struct hpm_resolver *p, size_t idx, const char *sys, size_t slen,
 			    const char *name, size_t nlen, const char *mods, size_t mlen,
 			    size_t pos)
 {
@@ -158,20 +151,20 @@ int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, s
 	int rc;
 
 	if (slen >= sizeof(sglob) || nlen >= sizeof(nglob))
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
 			    "tracepoint pattern too long");
 	snprintf(sglob, sizeof(sglob), "%.*s", (int)slen, sys);
 	snprintf(nglob, sizeof(nglob), "%.*s", (int)nlen, name);
-	rc = hpm_parser__tracefs_unreachable(p, sys, slen + 1 + nlen, pos, true);
+	rc = hpm_resolver__tracefs_unreachable(p, sys, slen + 1 + nlen, pos, true);
 	if (rc)
 		return rc;
 	if (!root || hpm__path(dir, sizeof(dir), root, "events"))
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
 			    "tracepoint pattern '%s:%s' needs tracefs, and none is known",
 			    sglob, nglob);
 	rc = hpm__list_dir(dir, true, &subs, &nsubs);
 	if (rc)
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
 			    "cannot list the tracepoints of %s for '%s:%s': %s", dir, sglob,
 			    nglob, strerror(-rc));
 	for (size_t i = 0; i < nsubs && !rc; i++) {
@@ -198,7 +191,7 @@ int hpm_parser__tracepoints(struct hpm_parser *p, size_t idx, const char *sys, s
 	if (rc)
 		return rc;
 	if (!x.matched)
-		return hpm_parser__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, sys, slen + 1 + nlen,
 			    "no tracepoint under %s matches '%s:%s' (see 'hpmon list "
 			    "tracepoint')", dir, sglob, nglob);
 	return 0;
