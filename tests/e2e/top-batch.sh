@@ -6,7 +6,14 @@
 # context switches; each run's switches exactly the kernel's own count
 # and its exit's, up to 2 more where it was preempted after the count). With -c (cumulative)
 # both short-lived processes are rows of the last frame, each with its
-# own exact counts; in every frame the rows add up to the frame's total.
+# own exact counts; in every frame the rows and the idle tasks (apart)
+# add up to the frame's total.
+#
+# The text frames read as top's: the clock as %CPU (the rows' and the
+# idle tasks' add up to 100 per CPU), every count as a rate per second
+# with '/s' in its header (with -c over the time since the start, which
+# the title gives: the rate of `switcher 50 0`'s switches times that time
+# is its exact count), the idle tasks on a line of their own, none a row.
 . "$(dirname "$0")/lib.sh"
 
 # The workloads run under names of this run's own (a copy named sw<pid>):
@@ -34,9 +41,12 @@ top_while() {
 }
 
 sums_exact() {
-	expect_eq "every frame's rows add up to its total" True "$(json "$E2E_TMP/top" "all(
-		sum(r['events'][i]['count'] for r in f['rows']) == t['count']
+	expect_eq "every frame's rows and idle tasks add up to its total" True "$(json "$E2E_TMP/top" "all(
+		sum(r['events'][i]['count'] for r in f['rows'] + f['idle']) == t['count']
 		for f in js for i, t in enumerate(f['total']))")"
+	expect_eq "the idle tasks are apart: no row of pid 0, every idle entry is one" True \
+		"$(json "$E2E_TMP/top" "(all(r.get('pid') != 0 for f in js for r in f['rows']) and
+		all(r['pid'] == 0 and 'cpu' in r for f in js for r in f['idle']))")"
 }
 
 exact() {
@@ -109,7 +119,43 @@ expect_eq "-s: sorted by context-switches" True "$(json "$E2E_TMP/top" "all(
 TOP_ARGS=(-e $EV)
 top_while 1 true
 expect_grep "text frame's title" '^hpmon top - [0-9:]+  interval' "$E2E_TMP/top"
-expect_grep "text frame's header" '^ +PID USER +COMM +page-faults' "$E2E_TMP/top"
+expect_grep "text frame's header: rates, and %CPU" '^ +PID USER +COMM +page-faults/s +context-switches/s +%CPU$' \
+	"$E2E_TMP/top"
+expect_grep "text frame's idle line" \
+	'^idle: +[0-9]+\.[0-9] % of [0-9]+ CPUs?  page-faults/s [0-9.]+  context-switches/s [0-9.]+$' "$E2E_TMP/top"
+expect_no_grep "no idle task among the rows" '^ +0 +[^ ]+ +swapper' "$E2E_TMP/top"
+
+# The text frame's values: with -c, the switcher's rate of switches times
+# the time the title gives is its exact count (as above: the kernel's
+# count and its exit's, up to 2 more); every row's %CPU and the idle
+# tasks' add up to 100 per CPU (the frame's time read around the CPUs'
+# reads, hence the margin).
+rates() {
+	TOP_ARGS=(-c -e $EV)
+	top_while 4 sh -c "SWITCHER_RUSAGE=$E2E_TMP/ru2 ${NORAND[*]} sh -c '$SW 50 0; :'"
+	python3 - "$E2E_TMP/top" "$SWN" "$(awk '{ print $1 + $2 }' "$E2E_TMP/ru2")" "$(nproc)" <<'PY' ||
+import re, sys
+text, swn, kernel, ncpu = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+frame = text[text.rindex("hpmon top - "):]
+secs = float(re.search(r"\(cumulative, over ([0-9.]+) s\)", frame).group(1))
+idle = float(re.search(r"^idle: +([0-9.]+) % of " + str(ncpu) + " CPU", frame, re.M).group(1))
+rows = [l.split() for l in frame.splitlines() if re.match(r" +(\d+|-) ", l)]
+sw = [r for r in rows if r[2] == swn]
+assert len(sw) == 1, "one row of %s: %s" % (swn, sw)
+switches = float(sw[0][4]) * secs
+print("switcher: %.1f switches/s over %.2f s = %.1f; the kernel's count %d" % (
+    float(sw[0][4]), secs, switches, kernel))
+assert kernel + 1 - 0.5 <= switches <= kernel + 3 + 0.5, "rate x time is not the count"
+cpu = sum(float(r[5]) for r in rows) + idle * ncpu
+print("%%CPU of the rows and the idle tasks: %.1f, for %d CPUs" % (cpu, ncpu))
+assert 0.8 * 100 * ncpu <= cpu <= 1.2 * 100 * ncpu, "%CPU does not add up to 100 per CPU"
+PY
+		fail "the text frame's values (above):
+$(grep -v '^ \+[0-9]\+ ' "$E2E_TMP/top" | tail -5)"
+}
+retry 3 rates
+hpm top -b -n 1 -d 0.1 -s %CPU
+expect_eq "-s %CPU: the clock's column by its header" 0 "$HPM_STATUS"
 
 # Misuse is said.
 hpm top --json

@@ -39,8 +39,11 @@ int top_open_acct(struct top *t, size_t *bad)
 		*bad = hpm_sysacct__failed_event(t->acct);
 		hpm_sysacct__free(t->acct);
 		t->acct = NULL;
+		return rc;
 	}
-	return rc;
+	/* its counts start now: the first frame's interval, and -c's */
+	t->last_ns = t->start_ns = mono_ns();
+	return 0;
 }
 
 /* After a frame: a fresh accounting when the old one keeps too many
@@ -65,6 +68,7 @@ static int renew(struct top *t)
 	/* the lines name rows that are gone: none until the next frame */
 	t->nr_lines = 0;
 	t->nr_tasks = 0;
+	t->nr_idle = 0;
 	return 0;
 }
 
@@ -76,6 +80,7 @@ int top_regroup(struct top *t, enum sysrows_by by)
 	/* the lines name rows of the old kind: none until rebuilt below */
 	t->nr_lines = 0;
 	t->nr_tasks = 0;
+	t->nr_idle = 0;
 	sysrows_release(&t->rows);
 	sysrows_init(&t->rows, by, nr_ev);
 	t->o->by = by;
@@ -104,7 +109,8 @@ int top_columns(struct top *t)
 	t->nr_cols = t->nr_ev + t->nr_metrics;
 	t->cols = calloc(t->nr_cols ? t->nr_cols : 1, sizeof(*t->cols));
 	t->total = calloc(t->nr_cols ? t->nr_cols : 1, sizeof(double));
-	if (!t->cols || !t->total)
+	t->idle = calloc(t->nr_cols ? t->nr_cols : 1, sizeof(double));
+	if (!t->cols || !t->total || !t->idle)
 		return -ENOMEM;
 	t->clock_ev = SIZE_MAX;
 	for (size_t i = 0; i < t->nr_ev; i++) {
@@ -116,6 +122,15 @@ int top_columns(struct top *t)
 		c->idx = i;
 		if (c->clock && t->clock_ev == SIZE_MAX)
 			t->clock_ev = i;
+		/* a clock as top shows it, %CPU; a count per second, in its
+		 * unit where it has one (power/energy-pkg/ Joules/s) */
+		if (c->clock)
+			snprintf(c->label, sizeof(c->label), t->clock_ev == i ? "%%CPU" : "%s %%CPU",
+				 c->name);
+		else if (c->unit && c->unit[0])
+			snprintf(c->label, sizeof(c->label), "%s %s/s", c->name, c->unit);
+		else
+			snprintf(c->label, sizeof(c->label), "%s/s", c->name);
 		/* the metrics' plan adds the events they need, some of them
 		 * already columns: show each name once */
 		for (size_t k = 0; k < i && !c->hidden; k++)
@@ -127,6 +142,7 @@ int top_columns(struct top *t)
 		c->unit = hpm_msel__unit(t->sel, m);
 		c->metric = true;
 		c->idx = m;
+		snprintf(c->label, sizeof(c->label), "%s", c->name);
 	}
 	return 0;
 }
@@ -134,7 +150,7 @@ int top_columns(struct top *t)
 size_t top_col_find(const struct top *t, const char *name)
 {
 	for (size_t c = 0; c < t->nr_cols; c++)
-		if (!strcmp(t->cols[c].name, name))
+		if (!strcmp(t->cols[c].name, name) || !strcmp(t->cols[c].label, name))
 			return c;
 	return SIZE_MAX;
 }
@@ -180,10 +196,36 @@ void top_fmt(const struct top_col *c, double v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (c->metric)
 		snprintf(buf, len, "%.3f", v);
-	else if (c->clock)
-		snprintf(buf, len, "%.2f", v);
+	else if (c->clock || v < 999.95)
+		snprintf(buf, len, "%.1f", v);
 	else
 		snprintf(buf, len, "%.0f", v);
+}
+
+int top_col_width(const struct top_col *c)
+{
+	int n = (int)strlen(c->label);
+	return n > 12 ? n : 12;
+}
+
+bool top_idle_line(const struct top *t, char *buf, size_t len)
+{
+	char num[64];
+	size_t n;
+	if (!t->acct)
+		return false;
+	if (t->clock_ev != SIZE_MAX && t->nr_cpus)
+		n = (size_t)snprintf(buf, len, "idle: %5.1f %% of %zu CPU%s", t->idle[t->clock_ev] /
+				     (double)t->nr_cpus, t->nr_cpus, t->nr_cpus == 1 ? "" : "s");
+	else
+		n = (size_t)snprintf(buf, len, "idle:");
+	for (size_t c = 0; c < t->nr_ev && n < len; c++) {
+		if (c == t->clock_ev || t->cols[c].hidden)
+			continue;
+		top_fmt(&t->cols[c], t->idle[c], num, sizeof(num));
+		n += (size_t)snprintf(buf + n, len - n, "  %s %s", t->cols[c].label, num);
+	}
+	return true;
 }
 
 void top_frame_free(struct top *t)
@@ -192,12 +234,16 @@ void top_frame_free(struct top *t)
 	free(t->vals);
 	free(t->cpus);
 	free(t->total);
+	free(t->idle);
+	free(t->idle_rows);
 	free(t->cols);
 	free(t->cpu_prev);
 	t->lines = NULL;
 	t->vals = NULL;
 	t->cpus = NULL;
 	t->total = NULL;
+	t->idle = NULL;
+	t->idle_rows = NULL;
 	t->cols = NULL;
 	t->cpu_prev = NULL;
 }
@@ -219,15 +265,26 @@ static bool wanted(const struct top *t, const struct sysrow *r)
 	return true;
 }
 
-/* A row's columns: its counts (msec for clocks), then its metrics. */
+/* The idle task of a CPU (pid 0): apart from the ranked rows. */
+static bool idle_row(const struct sysrow *r)
+{
+	return r->pid == 0 && !r->special;
+}
+
+/* A row's columns: its counts per second of the frame (since the start
+ * with -c), clocks as %CPU; then its metrics. */
 static void row_values(const struct top *t, const struct sysrow *r, double *val)
 {
 	const uint64_t *c = t->o->cumulative ? r->v : r->d;
+	double secs = t->o->cumulative ? t->elapsed : t->interval;
 	for (size_t i = 0; i < t->nr_ev; i++) {
 		const struct hpm_event *e = hpm_evlist__event(t->list, i);
-		val[i] = (double)c[i] * hpm_event__scale(e);
-		if (t->cols[i].clock)
-			val[i] = (double)c[i] / 1e6;
+		if (!(secs > 0))
+			val[i] = NAN;
+		else if (t->cols[i].clock)
+			val[i] = 100.0 * (double)c[i] / 1e9 / secs;
+		else
+			val[i] = (double)c[i] * hpm_event__scale(e) / secs;
 	}
 	if (!t->nr_metrics)
 		return;
@@ -284,6 +341,10 @@ int top_refilter(struct top *t)
 		if (!l)
 			return -ENOMEM;
 		t->lines = l;
+		size_t *ir = realloc(t->idle_rows, n * sizeof(*ir));
+		if (!ir)
+			return -ENOMEM;
+		t->idle_rows = ir;
 		double *v = realloc(t->vals, n * (t->nr_cols ? t->nr_cols : 1) * sizeof(double));
 		if (!v)
 			return -ENOMEM;
@@ -292,8 +353,9 @@ int top_refilter(struct top *t)
 	}
 	t->nr_lines = 0;
 	t->nr_tasks = 0;
+	t->nr_idle = 0;
 	for (size_t c = 0; c < t->nr_cols; c++)
-		t->total[c] = 0;
+		t->total[c] = t->idle[c] = 0;
 	for (size_t r = 0; r < n; r++) {
 		const struct sysrow *row = &t->rows.row[r];
 		if (!sysrows_active(&t->rows, r, !t->o->cumulative))
@@ -304,12 +366,27 @@ int top_refilter(struct top *t)
 		row_values(t, row, l->val);
 		for (size_t c = 0; c < t->nr_ev; c++)
 			t->total[c] += l->val[c];
+		if (idle_row(row)) {
+			/* shown apart, unfiltered: the machine's idle time */
+			for (size_t c = 0; c < t->nr_ev; c++)
+				t->idle[c] += l->val[c];
+			t->idle_rows[t->nr_idle++] = r;
+			continue;
+		}
 		t->nr_tasks++;
 		if (wanted(t, row))
 			t->nr_lines++;
 	}
 	for (size_t c = t->nr_ev; c < t->nr_cols; c++)
-		t->total[c] = NAN;
+		t->total[c] = t->idle[c] = NAN;
+	/* the idle rows by CPU */
+	for (size_t i = 1; i < t->nr_idle; i++)
+		for (size_t k = i; k > 0 && t->rows.row[t->idle_rows[k - 1]].cpu >
+					      t->rows.row[t->idle_rows[k]].cpu; k--) {
+			size_t x = t->idle_rows[k];
+			t->idle_rows[k] = t->idle_rows[k - 1];
+			t->idle_rows[k - 1] = x;
+		}
 	qsort_r(t->lines, t->nr_lines, sizeof(*t->lines), line_cmp, t);
 	return 0;
 }
@@ -367,8 +444,12 @@ int top_frame(struct top *t)
 	} else if ((rc = top_user_update(t->user, &t->rows))) {
 		return rc;
 	}
+	/* --user counts from its first frame; the accounting from its opening */
+	if (!t->last_ns)
+		t->last_ns = t->start_ns = now;
 	t->interval = (double)(now - t->last_ns) / 1e9;
 	t->last_ns = now;
+	t->elapsed = (double)(now - t->start_ns) / 1e9;
 	if (t->acct && (rc = cpu_line(t)))
 		return rc;
 	return top_refilter(t);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hpmon top's full-screen view (top.h), with ncurses: a title line, a
- * per-CPU line, a line for prompts and messages, the column header and
- * the rows. Keys sort, filter, pause, switch rows and quit; 'h' shows
+ * per-CPU line, the idle tasks' line, a line for prompts and messages,
+ * the column header and the rows (rates per second, clocks as %CPU). Keys sort, filter, pause, switch rows and quit; 'h' shows
  * them. The terminal is given back (endwin) on every way out: 'q', -n
  * frames, Ctrl-C or another signal, and an error, which is printed after.
  * Built only where ncurses is found (tools/hpmon/CMakeLists.txt); else
@@ -24,6 +24,11 @@
 #include "top/top.h"
 
 #define KEY_ESCAPE 27
+/* the lines of the screen */
+#define Y_IDLE 2
+#define Y_MSG 3
+#define Y_HEADER 4
+#define Y_ROWS 5
 
 struct tui {
 	struct top *t;
@@ -33,30 +38,26 @@ struct tui {
 	int err;        /* a key's read failed (-errno): the view ends */
 };
 
-static int col_width(const struct top_col *c)
-{
-	int n = (int)strlen(c->name);
-	return n > 12 ? n : 12;
-}
-
 static void title(struct tui *u)
 {
 	const struct top *t = u->t;
-	char hms[16], sort[80];
+	char hms[16], sort[128], idle[512];
 	time_t s = (time_t)t->now;
 	struct tm tm;
 	if (localtime_r(&s, &tm))
 		strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
 	else
 		snprintf(hms, sizeof(hms), "?");
-	snprintf(sort, sizeof(sort), "%s %s", t->sort_col == SIZE_MAX ? "pid" : t->cols[t->sort_col].name,
+	snprintf(sort, sizeof(sort), "%s %s", t->sort_col == SIZE_MAX ? "pid" : t->cols[t->sort_col].label,
 		 t->sort_asc ? "up" : "down");
-	mvprintw(0, 0, "hpmon top - %s  every %.1fs  %zu %s, %zu shown  sort: %s%s%s%s", hms,
+	mvprintw(0, 0, "hpmon top - %s  every %.1fs  %zu %s, %zu shown  sort: %s", hms,
 		 t->o->delay_s, t->nr_tasks,
 		 t->rows.by == SYSROWS_THREAD ? "threads" : t->rows.by == SYSROWS_CGROUP ? "cgroups"
 											  : "processes",
-		 t->nr_lines, sort, t->o->cumulative ? "  cumulative" : "",
-		 t->o->user_mode ? "  --user" : "", u->paused ? "  [paused]" : "");
+		 t->nr_lines, sort);
+	if (t->o->cumulative)
+		printw("  cumulative over %.1fs", t->elapsed);
+	printw("%s%s", t->o->user_mode ? "  --user" : "", u->paused ? "  [paused]" : "");
 	clrtoeol();
 	move(1, 0);
 	if (t->nr_cpus) {
@@ -67,14 +68,18 @@ static void title(struct tui *u)
 			else
 				printw("  cpu%d %5.1f%%", t->cpus[c].cpu, t->cpus[c].busy_pct);
 	} else {
-		printw("your own processes only: no per-CPU line");
+		printw("your own processes only: no per-CPU line, no idle");
 	}
+	clrtoeol();
+	move(Y_IDLE, 0);
+	if (top_idle_line(t, idle, sizeof(idle)))
+		printw("%s", esc_text(idle));
 	clrtoeol();
 	const struct top_filter *f = &t->o->filter;
 	if (u->msg[0]) {
-		mvprintw(2, 0, "%s", u->msg);
+		mvprintw(Y_MSG, 0, "%s", u->msg);
 	} else {
-		mvprintw(2, 0, "h: help  q: quit");
+		mvprintw(Y_MSG, 0, "h: help  q: quit");
 		if (f->by_uid || f->comm[0] || f->nr_pids)
 			printw("  filter:%s%s%s%s", f->comm[0] ? " name~" : "",
 			       f->comm[0] ? esc_text(f->comm) : "", f->by_uid ? " user" : "",
@@ -95,11 +100,11 @@ static void header(const struct top *t, int y)
 	else
 		printw("%7s %-8s %-16s", t->rows.by == SYSROWS_THREAD ? "TID" : "PID", "USER", "COMM");
 	for (size_t c = 0; c < t->nr_cols; c++) {
-		char name[80];
+		char name[112];
 		if (t->cols[c].hidden)
 			continue;
-		snprintf(name, sizeof(name), "%s%s", c == t->sort_col ? "*" : "", t->cols[c].name);
-		printw(" %*s", col_width(&t->cols[c]), name);
+		snprintf(name, sizeof(name), "%s%s", c == t->sort_col ? "*" : "", t->cols[c].label);
+		printw(" %*s", top_col_width(&t->cols[c]), esc_text(name));
 	}
 	int x = getcurx(stdscr);
 	for (; x < COLS; x++)
@@ -129,7 +134,7 @@ static void rows(const struct top *t, int y0)
 			if (t->cols[c].hidden)
 				continue;
 			top_fmt(&t->cols[c], l->val[c], num, sizeof(num));
-			printw(" %*s", col_width(&t->cols[c]), num);
+			printw(" %*s", top_col_width(&t->cols[c]), num);
 		}
 		clrtoeol();
 	}
@@ -150,8 +155,10 @@ static void help(void)
 		"  Esc      clear the filters",
 		"  space    pause / resume",
 		"  H        rows per thread / per process",
-		"  c        cumulative counts since the start / counts of each refresh",
+		"  c        values since the start (cumulative) / over each refresh",
 		"",
+		"%CPU: the clock's share of one CPU; other columns: counts per second of the",
+		"refresh (since the start with c). The idle tasks are on a line of their own.",
 		"Counts are exact: every context switch reads the counters (docs/hpmon-top.md).",
 	};
 	erase();
@@ -166,8 +173,8 @@ static void draw(struct tui *u)
 	} else {
 		erase();
 		title(u);
-		header(u->t, 3);
-		rows(u->t, 4);
+		header(u->t, Y_HEADER);
+		rows(u->t, Y_ROWS);
 	}
 	refresh();
 }
@@ -181,7 +188,7 @@ static bool ask(struct tui *u, const char *prompt, char *buf, size_t len)
 	nodelay(stdscr, FALSE);
 	curs_set(1);
 	for (;;) {
-		mvprintw(2, 0, "%s%s", prompt, buf);
+		mvprintw(Y_MSG, 0, "%s%s", prompt, buf);
 		clrtoeol();
 		refresh();
 		int ch = getch();

@@ -66,17 +66,21 @@ struct top_opts {
 	struct top_filter filter;
 };
 
-/* One column: an event or a metric. */
+/* One column: an event or a metric. The views show a count as a rate
+ * per second, a clock as %CPU (100: one CPU all the time); JSON and CSV
+ * keep the counts. */
 struct top_col {
-	const char *name;
+	const char *name;          /* the event's or metric's: JSON, CSV, -s */
+	char label[96];            /* the views' header: "%CPU", "page-faults/s" */
 	const char *unit;          /* "msec" for clocks, a metric's unit */
-	bool clock;                /* shown in msec */
+	bool clock;                /* shown as %CPU */
 	bool metric;
 	bool hidden;               /* an event a metric added twice: not shown */
 	size_t idx;                /* event or metric index */
 };
 
-/* A row of the frame: its sysrows row and its columns' values. */
+/* A row of the frame: its sysrows row and its columns' values (rates
+ * per second of the frame, %CPU for clocks; since the start with -c). */
 struct top_line {
 	size_t row;
 	double *val;               /* [nr_cols], NaN n/a */
@@ -110,15 +114,21 @@ struct top {
 	double *vals;              /* the lines' values */
 	struct top_cpu *cpus;
 	size_t nr_cpus;
-	double *total;             /* [nr_cols] over every row of the frame */
+	double *total;             /* [nr_cols] over every row of the frame, idle too */
+	/* the idle tasks (pid 0, one per CPU): apart from the ranked lines */
+	double *idle;              /* [nr_cols] their values summed (events only) */
+	size_t *idle_rows;         /* their rows, by CPU */
+	size_t nr_idle;
 	double now;                /* CLOCK_REALTIME, s */
 	double interval;           /* s covered by the frame */
+	double elapsed;            /* s since counting began (what -c covers) */
 	uint64_t last_ns;          /* CLOCK_MONOTONIC of the last frame */
+	uint64_t start_ns;         /* CLOCK_MONOTONIC of the first frame */
 	uint64_t lost;
 	uint64_t unsampled;        /* switches counted without their sample */
 	size_t sort_col;           /* SIZE_MAX: by pid */
 	bool sort_asc;
-	size_t nr_tasks;           /* rows alive in the frame */
+	size_t nr_tasks;           /* rows alive in the frame, idle not */
 };
 
 /* ---- top-frame.c ---- */
@@ -144,7 +154,7 @@ int top_after_frame(struct top *t);
 int top_regroup(struct top *t, enum sysrows_by by);
 /* Re-sort and re-filter the frame without reading (a key was pressed). */
 int top_refilter(struct top *t);
-/* A column's index by name, SIZE_MAX if none. */
+/* A column's index by name or label, SIZE_MAX if none. */
 size_t top_col_find(const struct top *t, const char *name);
 /* The user name of @uid, or its number, into @buf. */
 void top_user_name(uid_t uid, char *buf, size_t len);
@@ -153,9 +163,14 @@ int top_parse_user(const char *s, uid_t *uid);
 /* What went wrong reading the counts, in words: hpm_strerror, and the
  * task table's bound. */
 const char *top_strerror(int rc);
-/* Format a column's value for a table: counts with no decimals, msec with
- * two, metrics with three; "-" for n/a. */
+/* Format a column's value for a table: %CPU with one decimal, a rate
+ * with one below 1000 and none above, metrics with three; "-" for n/a. */
 void top_fmt(const struct top_col *c, double v, char *buf, size_t len);
+/* The width of a column in a table: its label's, at least 12. */
+int top_col_width(const struct top_col *c);
+/* The idle line of a view ("idle:  62.3 % of 2 CPUs  context-switches/s
+ * 405.5") into @buf; false when there is none (--user: no idle tasks). */
+bool top_idle_line(const struct top *t, char *buf, size_t len);
 /* Free the frame's arrays. */
 void top_frame_free(struct top *t);
 
