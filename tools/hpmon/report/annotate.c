@@ -6,9 +6,12 @@
  * instruction finds its own by a binary search.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/annotate.h"
 #include "report/report.h"
@@ -179,10 +182,47 @@ void anno_free(struct anno *a)
 
 void anno_src_free(struct anno_src *s)
 {
-	for (size_t i = 0; i < s->nr; i++)
-		free(s->lines[i]);
+	free(s->text);
 	free(s->lines);
 	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * The first ANNO_SRC_MAX bytes of source file @path, into s->text: the
+ * object's DWARF names it, and whoever built the object chose the name.
+ * So it is opened as every input an untrusted file names is: without
+ * waiting (a FIFO's open would wait for a writer for ever), a regular
+ * file only (a device such as /dev/zero, behind a symlink too, never
+ * ends), and read no further than the bound. -errno when it is none.
+ */
+static int src_read(struct anno_src *s, const char *path)
+{
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc = 0;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	size_t cap = sb.st_size <= 0 ? 0 : (uint64_t)sb.st_size < ANNO_SRC_MAX ? (size_t)sb.st_size
+									    : ANNO_SRC_MAX;
+	if (cap && !(s->text = malloc(cap + 1))) /* + 1: the last line's NUL */
+		cap = 0;
+	/* the size it had at the open; a file that grows meanwhile is cut
+	 * there (and one larger than the bound, at the bound) */
+	while (s->len < cap) {
+		ssize_t n = read(fd, s->text + s->len, cap - s->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : 0;
+			break;
+		}
+		s->len += (size_t)n;
+	}
+	close(fd);
+	return rc;
 }
 
 const char *anno_src_line(struct anno_src *s, const char *path, unsigned n)
@@ -190,22 +230,24 @@ const char *anno_src_line(struct anno_src *s, const char *path, unsigned n)
 	if (strcmp(s->path, path)) {
 		anno_src_free(s);
 		snprintf(s->path, sizeof(s->path), "%s", path);
-		FILE *f = fopen(path, "re");
-		char buf[1024];
 		size_t cap = 0;
-		while (f && fgets(buf, sizeof(buf), f)) {
+		if (src_read(s, path))
+			s->len = 0;
+		/* the lines, each ended by a NUL in place of its newline */
+		for (size_t at = 0; at < s->len && s->nr < ANNO_SRC_LINES;) {
+			char *nl = memchr(s->text + at, '\n', s->len - at);
+			size_t end = nl ? (size_t)(nl - s->text) : s->len;
 			if (s->nr == cap) {
 				cap = cap ? cap * 2 : 256;
-				char **v = realloc(s->lines, cap * sizeof(*v));
+				size_t *v = realloc(s->lines, cap * sizeof(*v));
 				if (!v)
 					break;
 				s->lines = v;
 			}
-			buf[strcspn(buf, "\n")] = '\0';
-			s->lines[s->nr++] = strdup(buf);
+			s->text[end] = '\0';
+			s->lines[s->nr++] = at;
+			at = end + 1;
 		}
-		if (f)
-			fclose(f);
 	}
-	return n >= 1 && n <= s->nr && s->lines[n - 1] ? s->lines[n - 1] : NULL;
+	return n >= 1 && n <= s->nr ? s->text + s->lines[n - 1] : NULL;
 }

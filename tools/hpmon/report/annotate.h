@@ -59,11 +59,21 @@ static inline const char *anno_text(const struct anno *a, const struct anno_insn
 	return a->text + i->text;
 }
 
-/* Line @n of source file @path, as read from it (no newline), or NULL
- * when the file or the line cannot be read. */
+/*
+ * Line @n of source file @path, as read from it (no newline), or NULL
+ * when the file or the line cannot be read. The file is named by the
+ * object's DWARF, which whoever built the object wrote: only a regular
+ * file is read (a FIFO, a device, /dev/zero behind a symlink are not, and
+ * none is waited on), and only its first ANNO_SRC_MAX bytes and
+ * ANNO_SRC_LINES lines (the lines past them are NULL).
+ */
+#define ANNO_SRC_MAX (16u << 20)
+#define ANNO_SRC_LINES (1u << 20)
 struct anno_src {
 	char path[4096];
-	char **lines;
+	char *text;           /* the file's bytes read, each line NUL-ended */
+	size_t len;
+	size_t *lines;        /* [nr]: where each line starts in text */
 	size_t nr;
 };
 const char *anno_src_line(struct anno_src *s, const char *path, unsigned n);
