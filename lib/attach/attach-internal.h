@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/attach/ owns putting events on targets; may use events, location, core, sys.
+ *
  * Attaching location events (exec:...) to a target, for the two kinds of
  * session that open them: counting (lib/count/location-session.c, for struct
  * hpm_session) and sampling (lib/sample/record-open.c, for struct hpm_record).

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * Whether hardware breakpoints fire on this host, measured rather than
  * assumed: some hosts (paravirtualised guests among them) open a
  * breakpoint and then never count it, and perf's mem:ADDR:x counts 0 there

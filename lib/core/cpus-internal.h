@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * The CPUs and threads a session opens its events on, listed through the
  * context's sysfs and procfs roots (lib/core/cpus.c), for counting and
  * sampling sessions alike.

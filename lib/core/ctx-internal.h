@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * The context's insides, for the library only. Ownership: every object of
  * the library borrows its context, so the context must outlive them all;
  * the PMU list is the context's and is freed with it.

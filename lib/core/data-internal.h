@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * The text files of data/, compiled into the library (cmake/embed-data.cmake)
  * so the tool needs no installed data directory. Lines are read through a
  * tokenizing iterator: '#' starts a comment, blank lines are skipped, fields

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * Errors of the small parsers that report a position and one sentence
  * (exec: locations, sw: counters). Ownership: @errpos and @msg are the
  * caller's; nothing is kept.

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * Opening a file that input names (a profile, an object an MMAP record or
  * an exec: location names, a metrics file): a regular file only. A FIFO
  * would block the open or the first read for ever, a device or /proc file

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * "Did you mean": the names closest to a word the user got wrong, for an
  * error message. The caller offers every candidate it knows (PMU names,
  * aliases, presets, metrics); the picker keeps the three closest.

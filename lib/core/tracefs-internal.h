@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/core/ owns the context, errors, data and CPU lists; may use sys.
+ *
  * What tracefs holds beyond its root (which core/ctx.c finds and mounts):
  * the uprobes that hpmon defines, in groups named "hpmon_PID" after the
  * process that defined them (lib/attach/attach.c), and which of them a

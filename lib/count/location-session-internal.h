@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * Location events (exec:...) in a counting session
  * (lib/count/location-session.c): when and how the session's locations
  * are attached, for each kind of target, on top of lib/attach.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * What a counting session (lib/count/session.c) reads from the markers
  * area's measuring side (lib/count/markers.c): the software counters and
  * marked counts of an event, given the area and the session's data; the
  * session calls, markers.c knows nothing of sessions.
- * Room: lib/count/ owns counting sessions and the markers area's measuring side; may use attach, metrics, events, location, core, runtime, sys.
  *
  * Ownership: everything is borrowed for the call; the messages are static.
  */

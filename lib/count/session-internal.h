@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * The counting session's state (lib/count/session.c), shared with the
  * markers area's measuring side (lib/count/markers.c), which reads the
  * targets and the markers options.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * System-wide accounting per task (include/hpmon/sysacct.h), the
  * session's way in for tests and fuzzers: records queued and attributed
  * as if read from a CPU's buffer, with no kernel (tests/unit/test-sysacct.c,
  * fuzz/fuzz-sysacct.c). The attribution itself is sysacct-tasks-internal.h's.
- * Room: lib/count/ owns counting sessions and per-task accounting; may use attach, metrics, events, location, core, runtime, sys.
  *
  * Ownership: as the session's (hpm_sysacct__new): records are copied.
  */

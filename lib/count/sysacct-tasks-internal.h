@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * System-wide accounting per task, the attribution (sysacct-tasks.c):
  * the task table, the queue that puts every CPU's records in time order,
  * and each CPU's books (the group's counts at its last record). The
  * session (sysacct.c) opens, enables, reads and syncs the CPUs' groups
  * and hands their records here; this side knows nothing of file
  * descriptors or buffers, and calls nothing of the session's.
- * Room: lib/count/ owns counting sessions and per-task accounting; may use attach, metrics, events, location, core, runtime, sys.
  *
  * Ownership: struct sa_tasks owns everything below (the task table, its
  * strings, the queue, the books, the group's layout vidx[]); it borrows

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/count/ owns counting; may use attach, metrics, events, location, core, runtime, sys.
+ *
  * The task tracker of a counting session on a launched command
  * (lib/count/tasks.c): the kernel's fork, comm, exit and READ records,
  * turned into the tasks' lifecycle and each task's own final counts.

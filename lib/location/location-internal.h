@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/location/ owns exec: locations and their resolution; may use symbols, core, sys.
+ *
  * Location events (exec:...): executions of a place in a program's code,
  * counted by a hardware breakpoint or a uprobe (lib/location/location.c parses
  * and resolves; lib/attach/attach.c chooses the mechanism and attaches

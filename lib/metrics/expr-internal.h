@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/metrics/ owns metric expressions, sets and selections; may use events, core, sys.
+ *
  * Metric expressions inside the library: the syntax tree metrics/expr.c
  * builds and metrics/eval.c evaluates, with references to other metrics
  * followed during evaluation (the "second pass" of a metric set).
- * Room: lib/metrics/ owns metric expressions, metric sets and selections; may use events, core, sys.
  *
  * Ownership: an expression owns its tree, text and names. An evaluation
  * borrows everything it is given for the one call.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/metrics/ owns metric expressions, sets and selections; may use events, core, sys.
+ *
  * Metric sets inside the library (metrics/metric.c; their built-in
  * metrics metrics/metric-data.c, their files metrics/metric-file.c), as
  * selections (metrics/msel.c) use them. Their expressions are
  * metrics/expr-internal.h's.
- * Room: lib/metrics/ owns metric expressions, metric sets and selections; may use events, core, sys.
  *
  * Ownership: a metric owns its strings and expression; a metric set owns
  * its metrics and borrows its context, which must outlive it; a selection

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/metrics/ owns metric expressions, sets and selections; may use events, core, sys.
+ *
  * A selection's state (struct hpm_msel, hpmon/metric.h), shared by the
  * files that work on it in turn: metrics/msel.c chooses the metrics,
  * metrics/msel-plan.c works out their events and packs them into groups,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
+ *
  * The growable buffer the profile writer encodes records into, and the
  * encoders of the format's varints, bytes and strings (docs/profile-format.md):
  * what profile-write.c and profile-write-timeline.c both write with.
- * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
  *
  * Ownership: a wbuf owns its bytes.
  */

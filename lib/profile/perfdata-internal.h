@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
+ *
  * Reading perf.data files (perf record's own format) as profiles: the
  * same meta data and the same records (struct hpm_prec) that the hpmon
  * profile reader hands out, so that everything that reads a profile reads

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
+ *
  * The profile file's byte layout, shared by profile-write.c and
  * profile-read.c. docs/profile-format.md is the description for people;
  * this is the one for the compiler.

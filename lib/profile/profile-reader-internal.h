@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
+ *
  * Between the two halves of the profile reader: profile-read.c (the
  * file, its header and its chunks) and profile-records.c (the records of
  * a chunk). The reader's state, and the bounded cursor both read with.

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
+ *
  * The profile writer's TIMELINE records (profile-write-timeline.c), held
  * back and written together at the end of their chunk, for the writer
  * (profile-write.c: records in chunks, the worker that compresses them,
  * the header).
- * Room: lib/profile/ owns the profile file, written and read; may use core, sys.
  *
  * Ownership: a batch owns the readings and values it holds (copies of
  * what it is given); tl_batch__release frees them.

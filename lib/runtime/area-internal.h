@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/runtime/ owns what runs in the measured program; may use sys.
+ *
  * The markers area: one shared memory file that hpmon creates
  * (lib/count/markers.c, the measuring side) and the measured program maps
  * (lib/runtime/area.c, the program side). hpmon puts the events each
@@ -13,7 +15,6 @@
  * build: the header starts with a magic, a version and the sizes of what
  * follows, and a program that finds anything else ignores the area (and
  * counts privately, as without hpmon).
- * Room: lib/runtime/ owns what runs in the measured program; may use sys.
  *
  * Ownership: the area belongs to hpmon, which creates and frees it; a
  * program maps it once and keeps it mapped to its end. Only the program's

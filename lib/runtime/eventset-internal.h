@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/runtime/ owns what runs in the measured program; may use sys.
+ *
  * Event sets inside libhpmon (include/hpmon/counters.h has the API): what
  * the markers runtime (lib/runtime/thread-counters.c) and libhpmon's
  * spec-parsing constructor (lib/count/eventset.c) use beyond it.

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/runtime/ owns what runs in the measured program; may use sys.
+ *
  * A thread's own counters, in the measured program
  * (lib/runtime/thread-counters.c): the events the markers area asks each
  * thread to count itself (regions, marked counting), opened by the thread

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/runtime/ owns what runs in the measured program; may use sys.
+ *
  * A thread of the measured program, as the runtime sees it
  * (lib/runtime/thread.c): its slot in the markers area, where its
  * increments go, its own counters, its mark and its open regions; and the

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sample/ owns sampling sessions; may use attach, events, location, symbols, core, sys.
+ *
  * The time-ordering queue of a sampling session (lib/sample/record-order.c).
  *
  * The kernel writes one ring buffer per CPU, each roughly in time order,

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sample/ owns sampling sessions; may use attach, events, location, symbols, core, sys.
+ *
  * A sampling session's state (include/hpmon/record.h): the folder's own
  * header, below every file of lib/sample/ that makes the session up, each
  * one part:
@@ -22,7 +24,6 @@
  * record-timeline.c, which calls record-timeline-poll.c, which queues
  * into record-order.c. None calls back, and record.c and record-open.c
  * do not call each other. The state is here, not in any one of them.
- * Room: lib/sample/ owns sampling sessions and their records; may use attach, events, location, symbols, core, sys.
  *
  * Ownership: a session borrows its event list (and the context in it),
  * which must outlive it; it copies its options but not the strings in

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Mangled C++ and Rust names made readable (lib/symbols/demangle.c).
  * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
+ *
+ * Mangled C++ and Rust names made readable (lib/symbols/demangle.c).
  *
  * Ownership: hpm__demangle() returns a malloc'd string the caller frees.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
+ *
  * The PLT entries of an ELF object, named after the function each calls
  * (lib/symbols/plt.c).
- * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
  *
  * Ownership: the names handed to the callback point into @elf's data and
  * live as long as it.

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
+ *
  * What the rest of the library takes from symbols/ besides the public
  * <hpmon/symbols.h>. Ownership: @buf is the caller's; nothing is kept.
  */

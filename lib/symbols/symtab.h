@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
+ *
  * An object's function symbols as one sorted table (symtab.c), built once
  * per struct hpm_dso and searched by address (binary search) and by name,
  * with its PLT entries (plt-internal.h) and demangled names
  * (demangle-internal.h).
- * Room: lib/symbols/ owns addresses to functions, lines and inlines; may use core, sys.
  *
  * Ownership: the table owns its entries, the names it made (a version
  * cut off, "@plt" added) and the demangled names; other names point into

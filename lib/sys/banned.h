@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sys/ owns perf_event_open, the ring reader, options; may use libc only.
+ *
  * Functions hpmon does not call, each for a reason: strcpy, strcat,
  * sprintf and vsprintf write without a bound; strncpy and strncat bound
  * the copy but not the result (no NUL, or a size that is easy to get

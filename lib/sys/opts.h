@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sys/ owns perf_event_open, the ring reader, options; may use libc only.
+ *
  * Options structs, one way: every public `struct hpm_*_opts` starts with
  * `size_t sz`, which the caller sets to sizeof the struct as its header
  * declared it. A caller built against an older header passes a smaller

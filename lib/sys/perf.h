@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sys/ owns perf_event_open, the ring reader, options; may use libc only.
+ *
  * The perf_event_open system call, once for the whole tree, and the one
  * fallback ladder: what hpmon may change in an attribute when the kernel
  * refuses it, as perf does, and a report of what it changed.

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sys/ owns perf_event_open, the ring reader, options; may use libc only.
+ *
  * The one reader of the kernel's perf ring buffers, for every session
  * that maps one (lib/count/tasks.c, lib/sample/record-open.c maps the
  * sampling session's and lib/sample/record.c reads them).

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Room: lib/sysinfo/ owns the facts hpmon diag shows; may use events, core, sys.
+ *
  * Between the files of lib/sysinfo, which gather the facts of
  * hpmon/sysinfo.h: readers.c (small file readers), cpu.c (the CPU and the
  * hypervisor), kernel.c (the kernel, the caller's privileges, tracefs),
