@@ -24,9 +24,9 @@ cat >"$t/lib/README.md" <<'MD'
 | `events/` | parsing | core |
 | `core/` | basics | (libc) |
 MD
-printf '/* Ownership: none */\n#include "core/ctx-internal.h"\nint ev(void);\n' >"$t/lib/events/parse-internal.h"
+printf '/* Ownership: none. Room: lib/events/ owns parsing; may use core. */\n#include "core/ctx-internal.h"\nint ev(void);\n' >"$t/lib/events/parse-internal.h"
 printf '#include "events/parse-internal.h"\nint ev(void) { return ctx(); }\n' >"$t/lib/events/parse.c"
-printf '/* Ownership: none */\nint ctx(void);\n' >"$t/lib/core/ctx-internal.h"
+printf '/* Ownership: none. Room: lib/core/ owns basics; may use libc only. */\nint ctx(void);\n' >"$t/lib/core/ctx-internal.h"
 printf '#include "core/ctx-internal.h"\nint ctx(void) { return 1; }\n' >"$t/lib/core/ctx.c"
 printf 'int main(void) { return 0; }\n' >"$t/tools/x/main.c"
 python3 "$LAYERS" --src "$t" >/dev/null || fail "a one-way tree was refused"
@@ -60,6 +60,6 @@ grep -q 'lib/core/other.h does not state its ownership rule' <<<"$out" || fail "
 grep -q 'lib/core/long.c has 801 lines' <<<"$out" || fail "not named: $out"
 { echo "/* This table reads better whole. */"; head -n 800 "$t/lib/core/long.c"; } >"$t/lib/core/l2.c"
 mv "$t/lib/core/l2.c" "$t/lib/core/long.c"
-printf '/* Ownership: none. */\nint other(void);\n' >"$t/lib/core/other.h"
+printf '/* Ownership: none. Room: lib/core/ owns basics; may use libc only. */\nint other(void);\n' >"$t/lib/core/other.h"
 python3 "$LAYERS" --src "$t" >/dev/null || fail "a stated reason and ownership were refused"
 note "a circle, a folder against the table, the tool's include of lib/, a header without ownership and a long file without a reason are each refused"
