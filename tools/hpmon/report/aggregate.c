@@ -52,8 +52,13 @@ static struct rep_row *row_get(struct rep *r, const uint64_t *key)
 	/* past the memory cap: one row (made uncharged) for every key not met before */
 	static const uint64_t capped[REP_KEY_WORDS] = { REP_KEY_CAPPED, REP_KEY_CAPPED,
 		REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED, REP_KEY_CAPPED };
+	/* rows by rank and host alone are the ranks' (rep_charge_ranks) */
+	bool by_ranks = r->o.nr_keys > 0;
+	for (size_t k = 0; k < r->o.nr_keys; k++)
+		by_ranks &= r->o.keys[k] == SK_RANK || r->o.keys[k] == SK_HOST;
+	uint64_t cost = rep_cost(sizeof(struct rep_row), REP_KEY_WORDS, 3 * r->nr_ev * 8, 3);
 	if (!htab__key_eq(key, capped, REP_KEY_WORDS) &&
-	    !rep_charge(r, rep_cost(sizeof(struct rep_row), REP_KEY_WORDS, 3 * r->nr_ev * 8, 3)))
+	    !(by_ranks ? rep_charge_ranks(r, cost) : rep_charge(r, cost)))
 		return row_get(r, capped);
 	if (!PUSH(r, rows, nr_rows, cap_rows) || htab__put(r->h_row, key, r->nr_rows))
 		return NULL;

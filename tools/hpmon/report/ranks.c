@@ -17,7 +17,7 @@ int ranks__record(struct rep *r, const struct hpm_rank_rec *k)
 	long i = htab__get(r->h_rank, &key);
 
 	if (i < 0) { /* a rank first named by one of its tasks has no host yet */
-		if (!rep_charge(r, rep_cost(sizeof(struct rep_rank), 1, 0, 0))) {
+		if (!rep_charge_ranks(r, rep_cost(sizeof(struct rep_rank), 1, 0, 0))) {
 			r->cap_records++;
 			return 0;
 		}
@@ -33,11 +33,11 @@ int ranks__record(struct rep *r, const struct hpm_rank_rec *k)
 	}
 	if (k->pid <= 0)
 		return 0;
-	if (!rep_charge(r, rep_cost(0, 1, 0, 0))) {
+	key = (uint32_t)k->pid;
+	if (htab__get(r->h_task, &key) < 0 && !rep_charge_ranks(r, rep_cost(0, 1, 0, 0))) {
 		r->cap_records++;
 		return 0;
 	}
-	key = (uint32_t)k->pid;
 	r->last_task = 0;
 	return htab__put(r->h_task, &key, (size_t)i);
 }

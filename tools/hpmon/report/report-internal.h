@@ -50,6 +50,27 @@ static inline bool rep_charge(struct rep *r, uint64_t n)
 	return true;
 }
 
+/*
+ * Charge @n bytes of the ranks of a merged profile: its RANK records
+ * (ranks.c) and the rows keyed by rank and host alone (aggregate.c).
+ * They are the reason a merge exists, so the cap never folds them: they
+ * are charged like the rest, so that other detail gives way first, and
+ * refused only past an allowance of their own, REP_MEM_RANKS_BASE plus
+ * the bytes of records decoded so far. With the cap that keeps report
+ * under 64 MiB + 4 x the file's uncompressed size, and a merge's ranks,
+ * a few dozen bytes a task and a rank, take far less than its records.
+ */
+#define REP_MEM_RANKS_BASE (2ull << 20)
+static inline bool rep_charge_ranks(struct rep *r, uint64_t n)
+{
+	uint64_t raw = r->live ? r->live->raw_bytes : r->st.raw_bytes;
+	if (r->mem_ranks + n > REP_MEM_RANKS_BASE + raw)
+		return false;
+	r->mem_ranks += n;
+	r->mem += n;
+	return true;
+}
+
 static inline void rep_uncharge(struct rep *r, uint64_t n)
 {
 	r->mem = n < r->mem ? r->mem - n : 0;

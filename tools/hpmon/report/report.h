@@ -298,6 +298,7 @@ struct rep {
 	 * out to stay under it; rep_load says so on stderr. */
 	const struct hpm_profile_status *live; /* the reader's, during the pass */
 	uint64_t mem;                        /* bytes charged */
+	uint64_t mem_ranks;                  /* of which the ranks' (rep_charge_ranks) */
 	uint64_t mem_deferred;               /* of which samples waiting */
 	uint64_t cap_early;                  /* samples resolved before the end */
 	uint64_t cap_samples;                /* samples put in a "[memory cap]" row or symbol */
