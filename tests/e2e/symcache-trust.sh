@@ -111,6 +111,32 @@ truncate -s -3 "$saved"
 expect_eq "a cut cache is not used" program "$(source_of)"
 expect_eq "and it is replaced" cache "$(patch_name 4f && source_of)"
 
+# Directories above the cache (docs/security.md): one others can write is
+# accepted when it has the sticky bit and belongs to the user or root, as
+# /tmp (others can add names there, not rename or remove the user's; the
+# cache's own directory is still the user's alone); not without the
+# sticky bit, nor a sticky one of another user, who may rename what is in
+# it. The caches above all lie under /tmp already.
+sticky=$E2E_TMP/sticky
+mkdir -m 1777 "$sticky"
+export XDG_CACHE_HOME=$sticky/cache
+dir=$XDG_CACHE_HOME/hpmon/symbols
+saved=$dir/$bid
+fresh
+expect_eq "under a sticky world-writable directory of root's: used" cache "$(source_of)"
+expect_eq "the directories hpmon made are the user's only" "700 700" \
+	"$(stat -c %a "$XDG_CACHE_HOME" "$dir" | xargs)"
+chmod 0777 "$sticky"
+expect_eq "under a world-writable directory without the sticky bit: not used" program "$(source_of)"
+chmod 1777 "$sticky"
+chown nobody "$sticky"
+expect_eq "under a sticky directory of another user's: not used" program "$(source_of)"
+chown root "$sticky"
+chmod 1777 "$dir"
+expect_eq "the cache's own directory sticky and world-writable: not used" program "$(source_of)"
+chmod 700 "$dir"
+expect_eq "and back to the user's alone: used" cache "$(source_of)"
+
 # root and a user's cache (sudo -E): $XDG_CACHE_HOME names nobody's
 # directory with a cache that would be read if it were root's own
 fresh

@@ -2,8 +2,10 @@
 /*
  * The directory of hpmon's caches (the kernel's symbols per boot,
  * kcache.h; the objects' symbols, report/objcache.c), and the one check
- * that a directory may hold them: the user's alone, as every directory
- * above it (docs/security.md). A cache anywhere else is neither read nor
+ * that a directory may hold them: the user's alone, and every directory
+ * above it the user's or root's and writable by no one else, or sticky
+ * as /tmp is (others may add names there, not rename or remove the
+ * user's: docs/security.md). A cache anywhere else is neither read nor
  * written.
  *
  * Room: tools/hpmon/cache/ owns the cache directory and the kernel's symbols per boot; may use libc only.
