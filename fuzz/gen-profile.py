@@ -28,12 +28,17 @@ Shapes:
             samples whose user chain ends with a zero return address and
             a word after it, 4 whose zero comes before OUTER, 2 with a
             word in the markers' range that is no marker (-1) before OUTER
+  names     N samples of a task named --comm (a COMM record) in --object
+            (an MMAP record), of an event named --event: names that a
+            text output must escape (any bytes, as the arguments give
+            them)
 
 Payloads are zstd-compressed with the zstd program when it is there
 (--stored writes them uncompressed, codec 0). Prints the bytes of records
 (the file's uncompressed size).
 """
 import argparse
+import os
 import random
 import shutil
 import struct
@@ -72,17 +77,17 @@ def zz(v):
 
 
 def s(text):
-    b = text.encode()
+    b = text if isinstance(text, bytes) else os.fsencode(text)
     return var(len(b)) + b
 
 
-def meta(sample_type, callchain):
+def meta(sample_type, callchain, event="cpu-clock"):
     m = bytearray()
     m += var(1 << 1 | 1) + s("crafted")
     m += var(3 << 1 | 1) + s("x86_64")
     m += var(7 << 1) + var(callchain)
     m += var(8 << 1) + var(4096)
-    m += var(16 << 1 | 1) + s("cpu-clock")
+    m += var(16 << 1 | 1) + s(event)
     m += var(17 << 1) + var(1) + var(18 << 1) + var(0)
     m += var(21 << 1) + var(4000) + var(22 << 1) + var(1)
     m += var(23 << 1) + var(1) + var(25 << 1) + var(sample_type)
@@ -205,7 +210,7 @@ def mmap_rec(pid, start, length, name, time=0):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows",
-                                      "chainends", "graph"])
+                                      "chainends", "graph", "names"])
     ap.add_argument("out")
     ap.add_argument("--samples", type=int, default=200000)
     ap.add_argument("--chunk", type=int, default=1 << 20)
@@ -215,6 +220,8 @@ def main():
                     help="distinct addresses of the rows shape (default: --samples)")
     ap.add_argument("--object", default="/nonexistent/big",
                     help="the file the rows and chainends shapes map")
+    ap.add_argument("--comm", default="crafted", help="names: the task's name")
+    ap.add_argument("--event", default="cpu-clock", help="names: the event's name")
     ap.add_argument("--ips", default="",
                     help="chainends: LEAF,CALLER,OUTER offsets in --object")
     a = ap.parse_args()
@@ -224,7 +231,8 @@ def main():
         st |= SAMPLE_CALLCHAIN
     with open(a.out, "wb") as f:
         w = Writer(f, a.chunk, a.stored)
-        w.header(meta(st, 1 if a.shape in ("chains", "chainends", "graph") else 0))
+        w.header(meta(st, 1 if a.shape in ("chains", "chainends", "graph") else 0,
+                      a.event if a.shape == "names" else "cpu-clock"))
         chain = 4096 if a.shape == "chains" else 0
         if a.shape in ("unmapped", "chains"):
             # time +1, ip +0: 3 bytes a sample (5 with the chain's n and k)
@@ -250,6 +258,11 @@ def main():
                 w.sample_chain(100, leaf, [user, leaf, caller, 0, outer])
             for _ in range(2):
                 w.sample_chain(100, leaf, [user, leaf, caller, bad, outer])
+        elif a.shape == "names":
+            w.add(bytes([TAG_COMM]) + var(100) + var(100) + zz(0) + s(a.comm), sample=False)
+            w.add(mmap_rec(100, 0x400000, 1 << 20, a.object), sample=False)
+            for i in range(a.samples):
+                w.sample(100, 0x400000 + 16 * (i % 4))
         elif a.shape == "mmaps":
             for i in range(a.samples):
                 w.add(mmap_rec(100, 0x10000000 + i * 0x2000, 0x1000, "/nonexistent/lib.so"),

@@ -3,8 +3,10 @@
 # Names from the system and from profiles reach the terminal escaped: a
 # thread named "x ESC[2J NEWLINE fake-1 \xff BEL" (workloads/badname) shows
 # as x\x1b[2J\nfake-1 \xff\x07 in stat's table and CSV and in report's
-# table, one row each, with no control byte in the output; a JIT symbol
-# with an OSC title sequence, a tab and C1 bytes likewise. JSON gives back the
+# table and script's lines, one row each, with no control byte in the
+# output; a JIT symbol with an OSC title sequence, a tab and C1 bytes
+# likewise; and, in a crafted profile, the same names as the task's, the
+# event's and the object's in script and report. JSON gives back the
 # exact bytes (Python: strict UTF-8, then surrogateescape).
 . "$(dirname "$0")/lib.sh"
 
@@ -79,6 +81,25 @@ rows "report table" "^ +[0-9]+ +[0-9.]+% +[0-9.]+% +${esc_re}\$" "$E2E_TMP/out" 
 hpm_ok report -i "$E2E_TMP/b.prof" --sort comm --json
 expect_eq "report JSON gives the exact comm back" "$raw" \
 	"$(json_names "$E2E_TMP/out" '[r["comm"] for r in d["rows"] if "fake-1" in r["comm"]]')"
+# script: a line a sample, the name escaped
+hpm_ok script -i "$E2E_TMP/b.prof"
+clean "$E2E_TMP/out" "script"
+rows "script" "^ *${esc_re} +[0-9]+ .*cpu-clock: " "$E2E_TMP/out" 1 100000
+
+# ---- a crafted profile: the task, the event and the object so named ----
+name=$'x\e[2J\nfake-1 \xff\a'
+python3 "$SRCDIR/fuzz/gen-profile.py" names "$E2E_TMP/n.prof" --samples 8 --comm "$name" \
+	--event "ev-$name" --object "/nonexistent/$name" >/dev/null
+hpm_ok script -i "$E2E_TMP/n.prof"
+clean "$E2E_TMP/out" "script of the crafted profile"
+rows "script of the crafted profile" \
+	"^ *${esc_re} +100 .* ev-${esc_re}: +[0-9a-f]+ \\[unknown\\] \\(/nonexistent/${esc_re}\\)\$" \
+	"$E2E_TMP/out" 8 8
+hpm_ok report -i "$E2E_TMP/n.prof" --sort comm,dso
+clean "$E2E_TMP/out" "report of the crafted profile"
+expect_grep "report: the event" "^# event ev-${esc_re}: 8 samples" "$E2E_TMP/out"
+expect_grep "report: the task and the object" \
+	"^ +8 +100\\.00% +100\\.00% +${esc_re} +${esc_re}\$" "$E2E_TMP/out"
 
 # ---- a JIT symbol that sets the terminal's title and adds a row ----
 hpm_ok record -q -e cpu-clock -o "$E2E_TMP/j.prof" -- "$WORKLOADS/jit" 100000000
@@ -103,5 +124,9 @@ rows "report CSV of the JIT symbol" \
 hpm_ok report -i "$E2E_TMP/j.prof" --sort sym --json
 got=$(json_names "$E2E_TMP/out" '[r["sym"] for r in d["rows"] if "pwned" in r["sym"]]')
 expect_eq "report JSON gives the exact symbol back" "$sym_hex" "$got"
+hpm_ok script -i "$E2E_TMP/j.prof" -F comm,tid,ip,sym
+clean "$E2E_TMP/out" "script of the JIT symbol"
+expect_grep "script: the JIT symbol" \
+	' jit\\x1b\]0;pwned\\x07\\t99%\\xc2\\x9bfake-1\\x9b$' "$E2E_TMP/out"
 rm -f "$map"
 echo "PASS: $E2E_NAME"

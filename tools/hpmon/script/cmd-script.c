@@ -4,7 +4,9 @@
  * of text in the layout of perf script, with the stack indented under it
  * when the samples have one, so that tools written for perf script's
  * output (FlameGraph's stackcollapse-perf.pl, one-liners) read it
- * unchanged (docs/hpmon-script.md).
+ * unchanged (docs/hpmon-script.md). Names from the profile and the
+ * system (comm, event, symbol, object) are escaped as report escapes
+ * them (output/escape.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "builtin.h"
+#include "output/escape.h"
 #include "report/report.h"
 #include "report/table.h"
 
@@ -121,12 +124,12 @@ static void put_frame(struct script *sc, struct rep *r, const struct hpm_sample 
 	if (sc->f & F_IP)
 		fprintf(o, in_stack ? "\t%16" PRIx64 : " %16" PRIx64, in_stack ? fr.addr : ip);
 	if (sc->f & F_SYM) {
-		fprintf(o, " %s", fr.sym ? fr.sym : "[unknown]");
+		fprintf(o, " %s", fr.sym ? esc_text(fr.sym) : "[unknown]");
 		if ((sc->f & F_SYMOFF) && fr.sym)
 			fprintf(o, "+0x%" PRIx64, fr.symoff);
 	}
 	if (sc->f & F_DSO)
-		fprintf(o, " (%s)", fr.dso ? fr.dso : "[unknown]");
+		fprintf(o, " (%s)", fr.dso ? esc_text(fr.dso) : "[unknown]");
 	fputc('\n', o);
 }
 
@@ -140,7 +143,7 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 	/* as perf: the symbol and the object go with the address */
 	bool stack = sc->stacks && s->nr_chain && (sc->f & F_IP);
 	if (sc->f & F_COMM)
-		fprintf(o, stack ? "%s " : "%16s ", comm);
+		fprintf(o, stack ? "%s " : "%16s ", esc_text(comm));
 	if ((sc->f & F_PID) && (sc->f & F_TID))
 		fprintf(o, "%5d/%-5d ", (int)s->pid, (int)s->tid);
 	else if (sc->f & F_PID)
@@ -155,7 +158,7 @@ static int put_sample(struct script *sc, struct rep *r, const struct hpm_sample 
 	if (sc->f & F_PERIOD)
 		fprintf(o, "%10" PRIu64 " ", period);
 	if (sc->f & F_EVENT)
-		fprintf(o, "%*s: ", sc->name_width, e->name);
+		fprintf(o, "%*s: ", sc->name_width, esc_text(e->name));
 	if (!stack) {
 		if (sc->f & F_IP)
 			put_frame(sc, r, s, s->ip, s->mode, false);
@@ -293,14 +296,14 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		return HPM_EXIT_FAIL;
 	const struct hpm_profile_meta *m = hpm_profile__meta(p);
 	for (uint32_t i = 0; i < m->nr_events; i++) {
-		int w = (int)strlen(m->events[i].name);
+		int w = (int)strlen(esc_text(m->events[i].name)); /* as printed */
 		if (w > sc.name_width)
 			sc.name_width = w;
 		if (sc.user_cpu && m->events[i].trigger &&
 		    !(m->events[i].sample_type & PERF_SAMPLE_CPU)) {
 			fprintf(stderr, "hpmon script: the samples of '%s' do not carry the CPU: "
 				"leave cpu out of -F (perf record -a, or --sample-cpu, records it)\n",
-				m->events[i].name);
+				esc_text(m->events[i].name));
 			hpm_profile__free(p);
 			return HPM_EXIT_USAGE;
 		}
