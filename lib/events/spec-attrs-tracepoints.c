@@ -70,8 +70,8 @@ int hpm_resolver__tracefs_unreachable(struct hpm_resolver *p, const char *s, siz
 	if (pattern)
 		snprintf(lead, sizeof(lead), "tracepoint pattern '%.*s' needs tracefs", (int)len, s);
 	else
-		snprintf(lead, sizeof(lead), "'%.*s' is no other event, and whether it is a "
-			 "tracepoint cannot be told", (int)len, s);
+		snprintf(lead, sizeof(lead), "cannot tell whether '%.*s' is a tracepoint",
+			 (int)len, s);
 	if (why == -EACCES) {
 		unsigned mode = stat(ctx->tracefs_closed, &st) ? 0700 : st.st_mode & 07777;
 		return hpm_resolver__fail(p, -EACCES, pos, s, len,

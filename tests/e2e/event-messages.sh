@@ -12,24 +12,26 @@ skl=$TESTDATA/sysfs-intel-skl
 marker=$E2E_TMP/ran
 
 # refused SPEC MSG [ADVICE]: `stat -e SPEC -- touch marker` exits 129, its
-# first line is "hpmon: MSG" exactly, ADVICE (a regex) is a line of its
-# own, and the command did not run.
+# first line is "hpmon stat: MSG" exactly and its last "See 'hpmon stat
+# --help'." (a usage error), ADVICE (a regex) is a line of its own, and
+# the command did not run.
 refused() {
 	hpm stat -e "$1" -- touch "$marker"
 	expect_eq "stat -e '$1': exit status" 129 "$HPM_STATUS"
-	expect_eq "stat -e '$1': the message" "hpmon: $2" "$(head -1 "$E2E_TMP/err")"
+	expect_eq "stat -e '$1': the message" "hpmon stat: $2" "$(head -1 "$E2E_TMP/err")"
+	expect_eq "stat -e '$1': the last line" "See 'hpmon stat --help'." "$(tail -1 "$E2E_TMP/err")"
 	[ -z "${3:-}" ] || expect_grep "stat -e '$1': the advice" "$3" "$E2E_TMP/err"
 	[ ! -e "$marker" ] || fail "stat -e '$1': the command ran"
 }
 
 # A recorded sysfs tree has no tracefs: say where it was looked for.
 export HPMON_SYSFS_ROOT=$skl
-refused sched:sched_switch "'sched:sched_switch' is no other event, and whether it is a tracepoint cannot be told: the sysfs root $skl has none (looked for kernel/tracing/events and kernel/debug/tracing/events under it)" \
+refused sched:sched_switch "cannot tell whether 'sched:sched_switch' is a tracepoint: the sysfs root $skl has none (looked for kernel/tracing/events and kernel/debug/tracing/events under it)" \
 	'^  point HPMON_TRACEFS_ROOT at a tracefs directory, one that holds events/ \(/sys/kernel/tracing, or a recorded tree\)$'
 refused 'sched:*' "tracepoint pattern 'sched:*' needs tracefs: the sysfs root $skl has none (looked for kernel/tracing/events and kernel/debug/tracing/events under it)" \
 	'^  point HPMON_TRACEFS_ROOT at'
 export HPMON_TRACEFS_ROOT=$E2E_TMP
-refused sched:sched_switch "'sched:sched_switch' is no other event, and whether it is a tracepoint cannot be told: the tracefs root $E2E_TMP has no events/ directory" \
+refused sched:sched_switch "cannot tell whether 'sched:sched_switch' is a tracepoint: the tracefs root $E2E_TMP has no events/ directory" \
 	'^  point HPMON_TRACEFS_ROOT at'
 # with one, a pattern that matches nothing says where it looked
 export HPMON_TRACEFS_ROOT=$TESTDATA/tracefs

@@ -268,8 +268,8 @@ static void test_missing_root_named(void **state)
 	struct hpm_ctx *ctx = hpm_ctx__new(&o);
 	assert_non_null(ctx);
 	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_switch", &l, &err), -ENOENT);
-	snprintf(want, sizeof(want), "'sched:sched_switch' is no other event, and whether it is "
-		 "a tracepoint cannot be told: the sysfs root %s has none (looked for "
+	snprintf(want, sizeof(want), "cannot tell whether 'sched:sched_switch' is a tracepoint: "
+		 "the sysfs root %s has none (looked for "
 		 "kernel/tracing/events and kernel/debug/tracing/events under it)", dir);
 	assert_string_equal(err.msg, want);
 	assert_int_equal(hpm_evlist__parse(ctx, "task-clock,sched:*:u", &l, &err), -ENOENT);
@@ -285,8 +285,8 @@ static void test_missing_root_named(void **state)
 	ctx = hpm_ctx__new(&o);
 	assert_non_null(ctx);
 	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_switch", &l, &err), -ENOENT);
-	snprintf(want, sizeof(want), "'sched:sched_switch' is no other event, and whether it is "
-		 "a tracepoint cannot be told: the tracefs root %s has no events/ directory", p);
+	snprintf(want, sizeof(want), "cannot tell whether 'sched:sched_switch' is a tracepoint: "
+		 "the tracefs root %s has no events/ directory", p);
 	assert_string_equal(err.msg, want);
 	assert_int_equal(hpm_evlist__parse(ctx, "sched:sched_*", &l, &err), -ENOENT);
 	snprintf(want, sizeof(want), "tracepoint pattern 'sched:sched_*' needs tracefs: the "

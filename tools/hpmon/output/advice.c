@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -226,7 +227,14 @@ int advice_location_status(int err)
 
 void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)
 {
-	fprintf(f, "hpmon: %s\n", e->msg[0] ? e->msg : hpm_strerror(e->err));
+	advice_parse_cmd(f, NULL, spec, e);
+}
+
+void advice_parse_cmd(FILE *f, const char *cmd, const char *spec,
+		      const struct hpm_parse_error *e)
+{
+	fprintf(f, "hpmon%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "",
+		e->msg[0] ? e->msg : hpm_strerror(e->err));
 	if (spec && strlen(spec) < 200 && e->pos <= strlen(spec)) {
 		fprintf(f, "  %s\n  %*s^\n", spec, (int)e->pos, "");
 	}
@@ -245,4 +253,30 @@ void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e)
 	else if (e->err == -ENOENT)
 		fprintf(f, "  point HPMON_TRACEFS_ROOT at a tracefs directory, one that holds "
 			   "events/ (/sys/kernel/tracing, or a recorded tree)\n");
+}
+
+int advice_parse_status(const struct hpm_parse_error *e)
+{
+	switch (-e->err) {
+	case EACCES: case EPERM: case ENODEV: case ENOMEM:
+		return HPM_EXIT_FAIL;
+	}
+	return HPM_EXIT_USAGE;
+}
+
+int advice_usage_end(const char *cmd)
+{
+	fprintf(stderr, "See 'hpmon %s --help'.\n", cmd);
+	return HPM_EXIT_USAGE;
+}
+
+int advice_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "hpmon %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return advice_usage_end(cmd);
 }

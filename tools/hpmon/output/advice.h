@@ -33,6 +33,27 @@ void advice_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int err,
 
 /* Print a parse error of @spec with a caret under the bad spot. */
 void advice_parse(FILE *f, const char *spec, const struct hpm_parse_error *e);
+/* The same, as command @cmd says it ("hpmon stat: ..."); @cmd NULL: "hpmon: ...". */
+void advice_parse_cmd(FILE *f, const char *cmd, const char *spec,
+		      const struct hpm_parse_error *e);
+
+/*
+ * The exit status of an event or metric specification the library
+ * refused (@e, from advice_parse's caller): 1 (HPM_EXIT_FAIL) where the
+ * machine or the user's rights are the cause, so that the specification
+ * may be right (tracefs closed to the user or not mounted, no memory),
+ * as for an event that cannot be opened; else 129 (HPM_EXIT_USAGE).
+ */
+int advice_parse_status(const struct hpm_parse_error *e);
+
+/*
+ * A usage error of command @cmd ("stat"), as every command says one: on
+ * stderr "hpmon CMD: " and the message (printf's @fmt), then the line
+ * "See 'hpmon CMD --help'.". Returns HPM_EXIT_USAGE (129).
+ */
+int advice_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Only the closing line, after a message of several lines said already. */
+int advice_usage_end(const char *cmd);
 
 /*
  * The one line (on stderr, "hpmon TOOL: note: ...") saying that exec:

@@ -97,15 +97,21 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc;
 	}
+	memset(&perr, 0, sizeof(perr));
 	if (o->events[0])
 		rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
 	else if (!(list = hpm_evlist__new(ctx)))
-		rc = -errno;
+		rc = perr.err = -errno;
 	if (rc) {
-		advice_parse(stderr, o->events, &perr);
+		/* a usage error, or one of the machine or the user's rights
+		 * (tracefs closed to the user: docs/hpmon-stat.md, EXIT STATUS) */
+		advice_parse_cmd(stderr, "stat", o->events, &perr);
+		rc = advice_parse_status(&perr);
+		if (rc == HPM_EXIT_USAGE)
+			advice_usage_end("stat");
 		stat_metrics_free(run.sm);
 		free(o);
-		return HPM_EXIT_USAGE;
+		return rc;
 	}
 	rc = stat_metrics_add_events(run.sm, list);
 	if (!rc)
@@ -114,7 +120,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		fprintf(stderr, "hpmon stat: nothing to count: no metric selected has an event "
 				"that resolves here\n");
 		stat_metrics_explain(run.sm, stderr);
-		rc = HPM_EXIT_USAGE;
+		rc = advice_usage_end("stat");
 	}
 	if (rc) {
 		hpm_evlist__free(list);
