@@ -66,7 +66,7 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 		rc = hpm_metricset__add_file(*ms, a->files[i], &err);
 		if (rc) {
 			fprintf(stderr, "hpmon %s: %s\n", cmd, err.msg);
-			return rc == -HPM_ERR_SYNTAX ? HPM_EXIT_USAGE : HPM_EXIT_FAIL;
+			return rc == -HPM_ERR_SYNTAX ? advice_usage_end(cmd) : HPM_EXIT_FAIL;
 		}
 	}
 	for (size_t i = 0; i < a->nr_inline; i++) {
@@ -76,7 +76,7 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 			fprintf(stderr, "hpmon %s: %s\n", cmd, err.msg);
 			if (err.pos <= strlen(def) && strlen(def) < 200)
 				fprintf(stderr, "  %s\n  %*s^\n", def, (int)err.pos, "");
-			return HPM_EXIT_USAGE;
+			return advice_usage_end(cmd);
 		}
 	}
 	*sel = hpm_msel__new(*ms);
@@ -84,16 +84,18 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 		return HPM_EXIT_FAIL;
 	for (size_t i = 0; i < a->nr_groups; i++) {
 		if (hpm_msel__add(*sel, a->groups[i], &err)) {
-			advice_parse(stderr, a->groups[i], &err);
-			return HPM_EXIT_USAGE;
+			advice_parse_cmd(stderr, cmd, a->groups[i], &err);
+			return advice_usage_end(cmd);
 		}
 	}
 	/* every --metric is shown; a file's metrics when -M names none */
 	for (size_t i = 0; i < a->nr_inline; i++) {
 		char name[128];
 		inline_name(a->inline_defs[i], name, sizeof(name));
-		if (hpm_msel__add(*sel, name, &err))
-			return HPM_EXIT_USAGE;
+		if (hpm_msel__add(*sel, name, &err)) {
+			advice_parse_cmd(stderr, cmd, name, &err);
+			return advice_usage_end(cmd);
+		}
 	}
 	for (size_t i = 0; i < a->nr_files && !a->nr_groups; i++) {
 		size_t fl = strlen(a->files[i]);
@@ -101,8 +103,10 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 			const struct hpm_metric *m = hpm_metricset__metric(*ms, k);
 			const char *orig = hpm_metric__origin(m);
 			if (!strncmp(orig, a->files[i], fl) && orig[fl] == ':' &&
-			    hpm_msel__add(*sel, hpm_metric__name(m), &err))
-				return HPM_EXIT_USAGE;
+			    hpm_msel__add(*sel, hpm_metric__name(m), &err)) {
+				advice_parse_cmd(stderr, cmd, hpm_metric__name(m), &err);
+				return advice_usage_end(cmd);
+			}
 		}
 	}
 	return HPM_EXIT_OK;
@@ -127,9 +131,7 @@ int metric_args_keep(const char *cmd, const char **v, size_t *n, const char *arg
 		     const char *opt)
 {
 	if (*n >= METRIC_ARGS_MAX) {
-		fprintf(stderr, "hpmon %s: too many %s options (at most %d)\n"
-				"See 'hpmon %s --help'.\n", cmd, opt, METRIC_ARGS_MAX, cmd);
-		return HPM_EXIT_USAGE;
+		return advice_usage(cmd, "too many %s options (at most %d)", opt, METRIC_ARGS_MAX);
 	}
 	v[(*n)++] = arg;
 	return 0;
@@ -162,9 +164,7 @@ int count_args_event(const char *cmd, char *events, size_t len, const char *opt,
 		return HPM_EXIT_USAGE;
 	}
 	if (count_args_append(events, len, val)) {
-		fprintf(stderr, "hpmon %s: event list too long: '%s'\nSee 'hpmon %s --help'.\n",
-			cmd, val, cmd);
-		return HPM_EXIT_USAGE;
+		return advice_usage(cmd, "event list too long: '%s'", val);
 	}
 	return 0;
 }
@@ -182,11 +182,9 @@ int count_args_cpus(struct hpm_ctx *ctx, const char *cmd, const int *cpus, size_
 	for (size_t i = 0; i < nr; i++) {
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d",
 			 hpm_ctx__sysfs_root(ctx), cpus[i]);
-		if (access(path, F_OK) != 0) {
-			fprintf(stderr, "hpmon %s: CPU %d does not exist here (online CPUs: %s)\n",
-				cmd, cpus[i], online[0] ? online : "unknown");
-			return HPM_EXIT_USAGE;
-		}
+		if (access(path, F_OK) != 0)
+			return advice_usage(cmd, "CPU %d does not exist here (online CPUs: %s)",
+					    cpus[i], online[0] ? online : "unknown");
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "output/advice.h"
 #include "output/escape.h"
 #include "cache/cachedir.h"
 #include "output/json.h"
@@ -243,7 +244,9 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jo:C:d:S:h", longopts, NULL)) != -1) {
+	/* options go anywhere, before A and B or after them (as report's);
+	 * "--" ends them, for a profile named "-x" */
+	while ((c = getopt_long(argc, argv, ":jo:C:d:S:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = true; break;
 		case 'H': html = true; break;
@@ -259,45 +262,35 @@ int cmd_diff(int argc, char **argv, struct hpm_ctx *ctx)
 			enum rep_filter_kind k = c == 'C' ? RF_COMM : c == 'p' ? RF_PID :
 						 c == 't' ? RF_TID : c == 'r' ? RF_RANK :
 						 c == 'd' ? RF_DSO : RF_SYM;
-			if (rep_filter__add(&filter, k, optarg, why, sizeof(why))) {
-				fprintf(stderr, "hpmon diff: %s\nSee 'hpmon diff --help'.\n", why);
-				return HPM_EXIT_USAGE;
-			}
+			if (rep_filter__add(&filter, k, optarg, why, sizeof(why)))
+				return advice_usage("diff", "%s", why);
 			break;
 		}
 		case 'l':
 			limit = strtod(optarg, &end);
-			if (*end || limit < 0) {
-				fprintf(stderr, "hpmon diff: bad --percent-limit '%s'\n", optarg);
-				return HPM_EXIT_USAGE;
-			}
+			if (*end || limit < 0)
+				return advice_usage("diff", "--percent-limit takes a percentage, not '%s'",
+						    optarg);
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
 			return HPM_EXIT_OK;
 		case ':':
-			fprintf(stderr, "hpmon diff: option '%s' needs a value\nSee 'hpmon diff --help'.\n",
-				argv[optind - 1]);
-			return HPM_EXIT_USAGE;
+			return advice_usage("diff", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, "hpmon diff: unknown option '%s'\nSee 'hpmon diff --help'.\n",
-				argv[optind - 1]);
-			return HPM_EXIT_USAGE;
+			return advice_usage("diff", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind + 2 != argc) {
-		fprintf(stderr, "hpmon diff: give two profiles, A and B\nSee 'hpmon diff --help'.\n");
-		return HPM_EXIT_USAGE;
-	}
-	if (json && html) {
-		fprintf(stderr, "hpmon diff: give --json or --html, not both\nSee 'hpmon diff --help'.\n");
-		return HPM_EXIT_USAGE;
-	}
-	if (output && !html) {
-		fprintf(stderr, "hpmon diff: -o is for --html (the text and --json go to standard "
-			"output)\nSee 'hpmon diff --help'.\n");
-		return HPM_EXIT_USAGE;
-	}
+	if (optind + 2 != argc)
+		return optind + 2 < argc
+			       ? advice_usage("diff", "give two profiles, A and B: '%s' is a third",
+					      argv[optind + 2])
+			       : advice_usage("diff", "give two profiles, A and B");
+	if (json && html)
+		return advice_usage("diff", "give --json or --html, not both");
+	if (output && !html)
+		return advice_usage("diff", "-o is for --html (the text and --json go to standard "
+					    "output)");
 	struct rep a, b;
 	struct ptrees pa = { 0 }, pb = { 0 };
 	struct diff_row *rows = NULL;

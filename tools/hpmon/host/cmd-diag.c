@@ -12,6 +12,7 @@
 #include <hpmon/hpmon.h>
 #include <hpmon/sysinfo.h>
 #include "builtin.h"
+#include "output/advice.h"
 #include "output/json.h"
 
 #define UNKNOWN HPM_SYSINFO_UNKNOWN
@@ -670,8 +671,8 @@ static int parse_args(int argc, char **argv, struct diag_opts *o)
 			usage(stdout);
 			return 1;
 		} else {
-			fprintf(stderr, "hpmon diag: unknown argument '%s'\n\n", a);
-			usage(stderr);
+			advice_usage("diag", "%s '%s'",
+				     a[0] == '-' ? "unknown option" : "unexpected argument", a);
 			return -1;
 		}
 	}

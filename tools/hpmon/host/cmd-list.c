@@ -324,12 +324,10 @@ static int parse_args(int argc, char **argv, struct list_opts *o)
 			usage(stdout);
 			return 1;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "hpmon list: unknown option '%s'\n\n", a);
-			usage(stderr);
+			advice_usage("list", "unknown option '%s'", a);
 			return -1;
 		} else if (o->pattern) {
-			fprintf(stderr, "hpmon list: one PATTERN only ('%s' and '%s')\n",
-				o->pattern, a);
+			advice_usage("list", "one PATTERN only ('%s' and '%s')", o->pattern, a);
 			return -1;
 		} else {
 			o->pattern = a;
@@ -501,8 +499,7 @@ int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
 	if (rc)
 		return rc > 0 ? HPM_EXIT_OK : HPM_EXIT_USAGE;
 	if (o.presets && o.metrics) {
-		fprintf(stderr, "hpmon list: --presets and --metrics exclude each other\n");
-		return HPM_EXIT_USAGE;
+		return advice_usage("list", "--presets and --metrics exclude each other");
 	}
 
 	/* Only files: whether kernel mode may be counted, and tracefs. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "output/advice.h"
 #include "output/escape.h"
 #include "output/json.h"
 #include "merge/merge-prof.h"
@@ -231,64 +232,51 @@ int cmd_merge(int argc, char **argv, struct hpm_ctx *ctx)
 	(void)ctx;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jx:o:qh", longopts, NULL)) != -1) {
+	/* options go anywhere, before the files or after them ("--" ends them) */
+	while ((c = getopt_long(argc, argv, ":jx:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'q': quiet = true; break;
 		case 'j': fmt = M_JSON; break;
 		case 'x':
-			if (!optarg[0]) {
-				fprintf(stderr, "hpmon merge: -x needs a separator, not ''\n");
-				return HPM_EXIT_USAGE;
-			}
+			if (!optarg[0])
+				return advice_usage("merge", "-x needs a separator, not ''");
 			sep = optarg;
 			fmt = M_CSV;
 			break;
 		case 'h':
 			fputs(merge_usage, stdout);
 			return HPM_EXIT_OK;
+		case ':':
+			return advice_usage("merge", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, c == ':' ? "hpmon merge: option '%s' needs a value\n"
-						 "See 'hpmon merge --help'.\n"
-						 : "hpmon merge: unknown option '%s'\n"
-						   "See 'hpmon merge --help'.\n",
-				argv[optind - 1]);
-			return HPM_EXIT_USAGE;
+			return advice_usage("merge", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (sep && fmt == M_JSON) {
-		fprintf(stderr, "hpmon merge: -x and --json exclude each other\n");
-		return HPM_EXIT_USAGE;
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "hpmon merge: give the stat files of the ranks, e.g. "
-			"'hpmon merge stat.*.json'\nSee 'hpmon merge --help'.\n");
-		return HPM_EXIT_USAGE;
-	}
+	if (sep && fmt == M_JSON)
+		return advice_usage("merge", "-x and --json exclude each other");
+	if (optind >= argc)
+		return advice_usage("merge", "give the stat files of the ranks, e.g. "
+					     "'hpmon merge stat.*.json'");
 	int kind = merge_prof__sniff(argv[optind]);
 	if (kind < 0) {
 		fprintf(stderr, "hpmon merge: cannot read %s: not a regular file\n", argv[optind]);
 		return HPM_EXIT_FAIL;
 	}
 	if (kind) {
-		if (!out) {
-			fprintf(stderr, "hpmon merge: %s is a profile: merging profiles writes one, "
-				"name it with -o (hpmon merge -o job.prof prof.*)\n", argv[optind]);
-			return HPM_EXIT_USAGE;
-		}
-		if (sep || fmt == M_JSON) {
-			fprintf(stderr, "hpmon merge: --json and -x print merged stat files; "
-				"profiles merge into a profile (-o)\n");
-			return HPM_EXIT_USAGE;
-		}
+		if (!out)
+			return advice_usage("merge", "%s is a profile: merging profiles writes one, "
+						     "name it with -o (hpmon merge -o job.prof prof.*)",
+					    argv[optind]);
+		if (sep || fmt == M_JSON)
+			return advice_usage("merge", "--json and -x print merged stat files; "
+						     "profiles merge into a profile (-o)");
 		return merge_prof(out, argv + optind, argc - optind, quiet);
 	}
-	if (out) {
-		fprintf(stderr, "hpmon merge: -o writes a merged profile, and %s is not a "
-			"profile: stat files merge into a table on standard output\n",
-			argv[optind]);
-		return HPM_EXIT_USAGE;
-	}
+	if (out)
+		return advice_usage("merge", "-o writes a merged profile, and %s is not a "
+					     "profile: stat files merge into a table on standard output",
+				    argv[optind]);
 	for (int i = optind; i < argc; i++)
 		if (merge_table__add(&t, argv[i]))
 			goto out;

@@ -156,10 +156,9 @@ static int open_failed(struct systasks *st, int err)
 	char why[320];
 	if (err == -EOPNOTSUPP && bad != SIZE_MAX &&
 	    (hpm_event__kind(ev) == HPM_EV_LOCATION || hpm_event__kind(ev) == HPM_EV_SWCOUNTER)) {
-		fprintf(stderr, "hpmon stat: '%s' counts in one program and cannot be counted "
-			"system-wide per task: drop it, or count the program without -a\n",
-			hpm_event__name(ev));
-		return HPM_EXIT_USAGE;
+		return advice_usage("stat", "'%s' counts in one program and cannot be counted "
+					    "system-wide per task: drop it, or count the program "
+					    "without -a", hpm_event__name(ev));
 	}
 	advice_open(run->ctx, ev, err, ADVICE_SYSTEM, why, sizeof(why));
 	if (bad == SIZE_MAX)

@@ -87,19 +87,16 @@ int stat_user_check(const struct stat_user_opts *uo, struct hpm_ctx *ctx,
 	bool want_area = sw || uo->regions || uo->marked || uo->enable || uo->disable;
 	bool launched = argv && !attach;
 	if (want_area && !launched) {
-		fprintf(stderr, "hpmon stat: software counters, --regions, --marked, --enable and "
-			"--disable need a COMMAND that hpmon starts: the program finds hpmon "
-			"through its environment\n");
-		return HPM_EXIT_USAGE;
+		return advice_usage("stat", "software counters, --regions, --marked, --enable and "
+					    "--disable need a COMMAND that hpmon starts: the program "
+					    "finds hpmon through its environment");
 	}
 	for (int k = 0; k < 2; k++) {
 		const char *names = k ? uo->disable : uo->enable;
-		if (names && !valid_names(names)) {
-			fprintf(stderr, "hpmon stat: --%s takes software counter names separated "
-				"by commas (as in HPM_COUNT(NAME)), not '%s'\n",
-				k ? "disable" : "enable", names);
-			return HPM_EXIT_USAGE;
-		}
+		if (names && !valid_names(names))
+			return advice_usage("stat", "--%s takes software counter names separated "
+						    "by commas (as in HPM_COUNT(NAME)), not '%s'",
+					    k ? "disable" : "enable", names);
 	}
 	if (locations && launched) {
 		/* -p and -a resolve when they open */
@@ -108,7 +105,8 @@ int stat_user_check(const struct stat_user_opts *uo, struct hpm_ctx *ctx,
 		if (find_program(argv[0], prog, sizeof(prog)) &&
 		    hpm_evlist__check_locations(list, prog, getenv("LD_LIBRARY_PATH"), &e)) {
 			fprintf(stderr, "hpmon stat: %s\n", e.msg);
-			return advice_location_status(e.err);
+			int rc = advice_location_status(e.err);
+			return rc == HPM_EXIT_USAGE ? advice_usage_end("stat") : rc;
 		}
 	}
 	u = calloc(1, sizeof(*u));
