@@ -54,6 +54,16 @@ enum hpm_error {
 /* Human-readable text for 0, -errno or -HPM_ERR_*. Never NULL. */
 HPM_API const char *hpm_strerror(int err);
 
+/*
+ * "Did you mean": of @names (@nr of them), the ones closest to @word, a
+ * name the user got wrong, as "a, b, c" (closest first, at most three)
+ * into @buf (@len bytes), "" when none is close: a few edits away
+ * (case-insensitive), or holding the word or held in it (3 characters or
+ * more). The library's own messages suggest names this way.
+ */
+HPM_API void hpm_suggest(const char *word, const char *const *names, size_t nr, char *buf,
+			 size_t len);
+
 enum hpm_log_level { HPM_LOG_WARN, HPM_LOG_INFO, HPM_LOG_DEBUG };
 typedef void (*hpm_log_fn)(enum hpm_log_level level, const char *msg,
 			   void *arg);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <hpmon/hpmon.h>
+
 #include "core/suggest-internal.h"
 
 unsigned hpm_suggest__distance(const char *a, const char *b, unsigned cap)
@@ -105,4 +107,16 @@ void hpm_suggest__format(const struct hpm_suggest *s, char *buf, size_t len)
 			break;
 		off += (size_t)n;
 	}
+}
+
+void hpm_suggest(const char *word, const char *const *names, size_t nr, char *buf, size_t len)
+{
+	struct hpm_suggest s;
+	size_t n = strlen(word);
+
+	/* the cap the event parser uses for the names of PMU terms */
+	hpm_suggest__init(&s, word, n <= 4 ? 2 : (unsigned)(n / 3 + 1), HPM_SUGGEST_OVERLAP);
+	for (size_t i = 0; i < nr; i++)
+		hpm_suggest__offer(&s, names[i]);
+	hpm_suggest__format(&s, buf, len);
 }

@@ -95,11 +95,14 @@ static int spec_get(struct hpm_msel *sel, const char *name, const char *mods, bo
 	if (!rc && (l->nr == 0 || l->nr > MAX_SUBEV)) {
 		rc = -HPM_ERR_TOO_MANY;
 		snprintf(pe.msg, sizeof(pe.msg), "resolves to %zu events", l->nr);
+		pe.suggest[0] = '\0';
 	}
 	if (rc) {
 		sp->err = rc;
-		snprintf(sp->why, sizeof(sp->why), "event '%s' does not resolve here: %s", text,
-			 pe.msg);
+		/* with the parser's suggestions, as -e gives them */
+		snprintf(sp->why, sizeof(sp->why), "event '%s' does not resolve here: %s%s%s%s",
+			 text, pe.msg, pe.suggest[0] ? " (did you mean: " : "", pe.suggest,
+			 pe.suggest[0] ? "?)" : "");
 		hpm_evlist__free(l);
 		return 0;
 	}

@@ -157,14 +157,28 @@ static struct hpm_ctx *make_ctx(void)
 	return hpm_ctx__new(&o);
 }
 
+/* @name is no command: say so, with the closest commands, as git does. */
+static int no_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	char close[256];
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	hpm_suggest(name, names, sizeof(names) / sizeof(names[0]), close, sizeof(close));
+	fprintf(stderr, "hpmon: '%s' is not an hpmon command. See 'hpmon --help'.\n", name);
+	if (close[0])
+		fprintf(stderr, "  did you mean: %s?\n", close);
+	return HPM_EXIT_USAGE;
+}
+
 /* "hpmon help stat": stat's man page, as "perf help stat" (help.c) */
 static int help_cmd(const char *name)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(commands[i].name, name))
 			return out_close_std(help_show(name));
-	fprintf(stderr, "hpmon: '%s' is not an hpmon command. See 'hpmon --help'.\n", name);
-	return HPM_EXIT_USAGE;
+	return no_command(name);
 }
 
 int main(int argc, char **argv)
@@ -203,6 +217,5 @@ int main(int argc, char **argv)
 		/* output cut short (a full disk) is a failure, not a success */
 		return out_close_std(rc);
 	}
-	fprintf(stderr, "hpmon: '%s' is not an hpmon command. See 'hpmon --help'.\n", name);
-	return HPM_EXIT_USAGE;
+	return no_command(name);
 }
