@@ -28,7 +28,7 @@ expect_eq "the total is counted" True \
 	"$(json "$E2E_TMP/incomplete.json" 'j["events"][0]["count"] > 0')"
 
 hpm_ok stat --per-thread -e task-clock -- sh -c "$leave_behind"
-expect_grep "text: a missing count is <not counted>" '<not counted> +task-clock' "$E2E_TMP/err"
+expect_grep "text: a missing count is <not counted>" '<not counted> +msec +task-clock' "$E2E_TMP/err"
 expect_no_grep "text: never <not supported>" 'not supported' "$E2E_TMP/err"
 hpm_ok stat --per-thread -x, -e task-clock -- sh -c "$leave_behind"
 expect_grep "CSV: a missing count is <not counted>" ',<not counted>,msec,task-clock,' "$E2E_TMP/err"

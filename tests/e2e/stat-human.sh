@@ -44,6 +44,29 @@ expect_grep "group member" ' page-faults(:u)?( |$)' "$E2E_TMP/err"
 expect_grep "group leader" ' task-clock(:u)?( |$)' "$E2E_TMP/err"
 expect_grep "event with modifier" ' context-switches:k( |$)' "$E2E_TMP/err"
 
+# The rows line up: an event's name starts in the same column whether it
+# was counted, is <not supported> (a software event no kernel has) or is
+# <not counted>, and the unit column keeps the unit (as perf: "<not
+# counted> msec task-clock"). Before, the name of a row without a count
+# came one column left of the counted rows'.
+hpm_ok stat -e 'page-faults,software/config=0x99/,task-clock' -- "$WORKLOADS/pages" 10
+col() { # col NAME: the column where NAME starts on its row
+	awk -v n="$1" '{ i = index($0, " " n " "); if (!i) i = index($0, " " n "\n"); if (i) { print i; exit } }' \
+		<(sed 's/$/ /' "$E2E_TMP/err")
+}
+expect_grep "a <not supported> row" '<not supported> +software/config=0x99/' "$E2E_TMP/err"
+expect_eq "<not supported> row: the name's column" "$(col page-faults)" "$(col software/config=0x99/)"
+expect_eq "msec row: the name's column" "$(col page-faults)" "$(col task-clock)"
+sleep 30 &
+sleeper=$!
+E2E_BG_PIDS="${E2E_BG_PIDS:-} $sleeper"
+asleep() { [ "$(cat /proc/"$sleeper"/comm)" = sleep ] && grep -q '^State:[[:space:]]*S' /proc/"$sleeper"/status; }
+wait_for "the sleeper to sleep" 10 asleep
+# a process that sleeps all along: its task-clock is never counted
+hpm_ok stat -e 'page-faults,task-clock' -p "$sleeper" -- sleep 0.1
+expect_grep "<not counted> keeps the unit" '^ +<not counted> msec +task-clock' "$E2E_TMP/err"
+expect_eq "<not counted> row: the name's column" "$(col page-faults)" "$(col task-clock)"
+
 # Without -e: a default set that includes task-clock.
 hpm_ok stat -- "$WORKLOADS/pages" 10
 expect_grep "default events" 'task-clock' "$E2E_TMP/err"

@@ -317,8 +317,13 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 		fprintf(o->f, "%16.9f ", r->ts);
 	if (prefix)
 		fprintf(o->f, "%-20s ", esc_text(prefix));
+	if (e->clock)
+		unit = "msec";
+	else if (e->unit && e->unit[0])
+		unit = e->unit;
 	if (st) {
-		fprintf(o->f, "%18s      %-32s", st, esc_text(e->name));
+		/* the columns of a count, its unit included (as perf) */
+		fprintf(o->f, "%18s %-5s %-32s", st, esc_text(unit), esc_text(e->name));
 		if (sh.c->err && e->reason[0] && !prefix)
 			fprintf(o->f, " # %s", esc_text(e->reason));
 		fputc('\n', o->f);
@@ -333,10 +338,8 @@ static void human_line(const struct stat_out *o, const struct stat_report *r,
 	}
 	if (e->clock) {
 		snprintf(num, sizeof(num), "%.2f", sh.value / 1e6);
-		unit = "msec";
 	} else if (e->unit && e->unit[0]) {
 		snprintf(num, sizeof(num), "%.2f", sh.value);
-		unit = e->unit;
 	} else {
 		stat_fmt_big(num, sizeof(num), sh.value, o->big_num);
 	}
