@@ -126,6 +126,33 @@ attach_go "$pid" "$E2E_TMP/err" "$HPMON" stat -x, -e task-clock -t "$pid"
 expect_in "task-clock (msec) of -t main thread" 0 50 \
 	"$(csv "$E2E_TMP/err" , "num(ev('task-clock')[0][0])")"
 
+# The header says what was counted, as perf 6.1 does: the process (or
+# thread, or CPUs) of -p, -t, -a, -C, never a command after them, which
+# only sets how long (`perf stat -p PID -- sleep 1`: "process id 'PID'").
+# The command's own user and system time are not shown: it was not
+# counted. JSON names the target beside the command. Before, the header
+# was 'sleep 0.1'.
+bg sleep 30
+other=$BG_PID
+hpm_ok stat -e task-clock -p "$other" -- sleep 0.1
+expect_grep "-p PID -- CMD: the header" "^ Performance counter stats for process id '$other':\$" "$E2E_TMP/err"
+expect_no_grep "-p PID -- CMD: no command's times" 'seconds (user|sys)$' "$E2E_TMP/err"
+hpm_ok stat -e task-clock -p "$other,$$" -- sleep 0.1
+expect_grep "-p A,B -- CMD: the header" "^ Performance counter stats for process id '$other,$$':\$" "$E2E_TMP/err"
+hpm_ok stat -e task-clock -t "$other" -- sleep 0.1
+expect_grep "-t TID -- CMD: the header" "^ Performance counter stats for thread id '$other':\$" "$E2E_TMP/err"
+if [ "$(id -u)" -eq 0 ]; then # (counting CPUs needs root, or perf_event_paranoid <= 0)
+	hpm_ok stat -e task-clock -a -- sleep 0.1
+	expect_grep "-a -- CMD: the header" "^ Performance counter stats for 'system wide':\$" "$E2E_TMP/err"
+	hpm_ok stat -e task-clock -C 0 -- sleep 0.1
+	expect_grep "-C 0 -- CMD: the header" "^ Performance counter stats for 'CPU\(s\) 0':\$" "$E2E_TMP/err"
+fi
+hpm_ok stat --json -e task-clock -p "$other" -- sleep 0.1
+expect_eq "-p PID -- CMD: JSON's target" "process id $other" "$(json "$E2E_TMP/err" 'j["target"]')"
+hpm_ok stat -e task-clock -- sleep 0.1
+expect_grep "a command counted: its header" "^ Performance counter stats for 'sleep 0.1':\$" "$E2E_TMP/err"
+expect_grep "a command counted: its times" 'seconds user$' "$E2E_TMP/err"
+
 # A process that does not exist: an error that names it.
 hpm stat -e task-clock -p 999999999
 [ "$HPM_STATUS" -ne 0 ] || fail "-p of a missing process succeeded"

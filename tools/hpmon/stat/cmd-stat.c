@@ -36,16 +36,37 @@ static FILE *open_output(const struct stat_opts *o, struct out_file *of)
 	return f;
 }
 
+/* "NAME" and the comma-separated @ids (@nr) into @buf, ",..." at the end
+ * of what does not fit. */
+static void join_ids(char *buf, size_t len, const char *name, const int *ids, size_t nr)
+{
+	size_t at = (size_t)snprintf(buf, len, "%s ", name);
+	for (size_t i = 0; i < nr && at < len; i++) {
+		char one[16];
+		int n = snprintf(one, sizeof(one), "%s%d", i ? "," : "", ids[i]);
+		if (at + (size_t)n + 4 >= len) { /* room for ",..." */
+			snprintf(buf + at, len - at, ",...");
+			return;
+		}
+		memcpy(buf + at, one, (size_t)n + 1);
+		at += (size_t)n;
+	}
+}
+
+/* What was counted when it is not the command alone (-p, -t, -a, -C; a
+ * command after them only says how long): "process id 12,34", "thread
+ * id 5", "system wide", "CPU(s) 0,2". "" for a command. */
 static void describe_target(const struct stat_opts *o, char *buf, size_t len)
 {
-	if (o->tg.system) {
-		if (o->tg.nr_cpus)
-			snprintf(buf, len, "CPU(s) %d%s", o->tg.cpus[0], o->tg.nr_cpus > 1 ? ",..." : "");
-		else
-			snprintf(buf, len, "system wide");
+	if (o->tg.system && !o->tg.nr_cpus) {
+		snprintf(buf, len, "system wide");
+	} else if (o->tg.system) {
+		join_ids(buf, len, "CPU(s)", o->tg.cpus, o->tg.nr_cpus);
 	} else if (o->tg.nr_ids) {
-		snprintf(buf, len, "%s id %d%s", o->tg.by_tid ? "thread" : "process", (int)o->tg.ids[0],
-			 o->tg.nr_ids > 1 ? ",..." : "");
+		int ids[TARGET_MAX_IDS];
+		for (size_t i = 0; i < o->tg.nr_ids; i++)
+			ids[i] = (int)o->tg.ids[i];
+		join_ids(buf, len, o->tg.by_tid ? "thread id" : "process id", ids, o->tg.nr_ids);
 	} else {
 		buf[0] = '\0';
 	}
@@ -61,7 +82,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	struct hpm_parse_error perr;
 	struct hpm_evlist *list = NULL;
 	struct stat_run run = { 0 };
-	char target[64];
+	char target[4096];
 	double *sum = NULL, *sumsq = NULL;
 	double el_sum = 0, el_sumsq = 0;
 	int rc;

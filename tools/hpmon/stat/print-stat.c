@@ -382,14 +382,19 @@ static void human_orphans(const struct stat_out *o, const struct stat_report *r)
 static void print_human(const struct stat_out *o, const struct stat_report *r)
 {
 	if (!r->interval) {
+		/* what was counted, as perf says it: with -p, -t, -a or -C the
+		 * target, a command after them only timing the count */
+		const char *ids = strstr(r->target, " id ");
 		fprintf(o->f, "\n Performance counter stats for ");
-		if (r->argv) {
+		if (ids) {
+			fprintf(o->f, "%.*s '%s'", (int)(ids + 3 - r->target), r->target, ids + 4);
+		} else if (r->target[0] || !r->argv) {
+			fprintf(o->f, "'%s'", esc_text(r->target));
+		} else {
 			fputc('\'', o->f);
 			for (size_t i = 0; r->argv[i]; i++)
 				fprintf(o->f, "%s%s", i ? " " : "", esc_text(r->argv[i]));
 			fputc('\'', o->f);
-		} else {
-			fprintf(o->f, "'%s'", esc_text(r->target));
 		}
 		if (r->runs > 1)
 			fprintf(o->f, " (%d runs)", r->runs);
@@ -414,7 +419,7 @@ static void print_human(const struct stat_out *o, const struct stat_report *r)
 	if (r->runs > 1)
 		fprintf(o->f, "  ( +- %5.2f%% )", r->elapsed_rsd_pct);
 	fputc('\n', o->f);
-	if (r->argv && r->runs <= 1) {
+	if (r->argv && !r->target[0] && r->runs <= 1) { /* the command's times, when it was counted */
 		fprintf(o->f, "\n %17.9f seconds user\n", r->user_s);
 		fprintf(o->f, " %17.9f seconds sys\n", r->sys_s);
 	}
@@ -678,7 +683,7 @@ static void print_json(const struct stat_out *o, const struct stat_report *r)
 	for (size_t i = 0; r->argv && r->argv[i]; i++)
 		json_str(&j, NULL, r->argv[i]);
 	json_arr_close(&j);
-	if (!r->argv)
+	if (r->target[0] || !r->argv)
 		json_str(&j, "target", r->target);
 	outname_json(&j);
 	if (!r->interval) {

@@ -93,7 +93,8 @@ struct stat_report {
 	size_t nr_rows;
 	struct stat_row *rows;
 	char *const *argv;    /* command, or NULL */
-	const char *target;   /* "process id 123", "system wide", ... */
+	const char *target;   /* what was counted unless the command alone (cmd-stat.c):
+				 "process id 12,34", "system wide", "CPU(s) 0,2"; "" */
 	bool have_status;
 	int exit_status;      /* as hpmon exits: code, or 128+signal */
 	int term_signal;      /* signal that ended the command, or 0 */
