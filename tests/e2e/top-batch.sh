@@ -139,14 +139,15 @@ text, swn, kernel, ncpu = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3]
 frame = text[text.rindex("hpmon top - "):]
 secs = float(re.search(r"\(cumulative, over ([0-9.]+) s\)", frame).group(1))
 idle = float(re.search(r"^idle: +([0-9.]+) % of " + str(ncpu) + " CPU", frame, re.M).group(1))
+# the values are the last three fields (a name may be empty, or hold blanks)
 rows = [l.split() for l in frame.splitlines() if re.match(r" +(\d+|-) ", l)]
-sw = [r for r in rows if r[2] == swn]
+sw = [r for r in rows if r[2:3] == [swn]]
 assert len(sw) == 1, "one row of %s: %s" % (swn, sw)
-switches = float(sw[0][4]) * secs
+switches = float(sw[0][-2]) * secs
 print("switcher: %.1f switches/s over %.2f s = %.1f; the kernel's count %d" % (
-    float(sw[0][4]), secs, switches, kernel))
+    float(sw[0][-2]), secs, switches, kernel))
 assert kernel + 1 - 0.5 <= switches <= kernel + 3 + 0.5, "rate x time is not the count"
-cpu = sum(float(r[5]) for r in rows) + idle * ncpu
+cpu = sum(float(r[-1]) for r in rows) + idle * ncpu
 print("%%CPU of the rows and the idle tasks: %.1f, for %d CPUs" % (cpu, ncpu))
 assert 0.8 * 100 * ncpu <= cpu <= 1.2 * 100 * ncpu, "%CPU does not add up to 100 per CPU"
 PY
