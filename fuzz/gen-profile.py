@@ -28,6 +28,18 @@ Shapes:
             samples whose user chain ends with a zero return address and
             a word after it, 4 whose zero comes before OUTER, 2 with a
             word in the markers' range that is no marker (-1) before OUTER
+  callers   a call graph whose first-seen callers and callees have the
+            smaller shares: a leaf at 0x400000 called from 0x500010 (1
+            sample), 0x600010 (3), 0x700010 (2) and 0x680010 (2); a caller
+            at 0x800010 of 0x410000 (1) and 0x420000 (3). --samples is
+            ignored
+  timeline  a timeline (10 ms readings, minor version 2) of a process named
+            --comm (pid 100) and two threads that never named themselves:
+            101, forked by 100, and 102, of which no record but its
+            readings and samples speaks; of two events, cpu-clock (a
+            software event) and cycles (hardware, not sampling), each
+            reading counted half of the time it was enabled. --samples
+            is the readings per thread (default here 10: give --samples 10)
   names     N samples of a task named --comm (a COMM record) in --object
             (an MMAP record), of an event named --event: names that a
             text output must escape (any bytes, as the arguments give
@@ -49,7 +61,8 @@ MAGIC = b"HPMPROF\0"
 CHUNK_MAGIC = 0x4B484348
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_READ = 1, 2, 4, 16
 SAMPLE_CALLCHAIN, SAMPLE_CPU, SAMPLE_PERIOD = 32, 128, 256
-TAG_SAMPLE, TAG_MMAP, TAG_COMM, TAG_TOTALS = 1, 2, 3, 9
+TAG_SAMPLE, TAG_MMAP, TAG_COMM, TAG_FORK, TAG_TOTALS, TAG_TIMELINE = 1, 2, 3, 4, 9, 12
+TF_FINAL, TF_RUN_ALL = 0x10, 0x80
 SF_TASK, SF_CPUEV, SF_PERIOD, SF_MODE = 0x10, 0x20, 0x40, 0x80
 
 
@@ -106,8 +119,8 @@ class Writer:
         self.pid = self.ip = 0
         self.raw_bytes = 0
 
-    def header(self, m):
-        self.f.write(MAGIC + struct.pack("<HHIII", 1, 0, len(m), fnv(m), 0) + m)
+    def header(self, m, minor=0):
+        self.f.write(MAGIC + struct.pack("<HHIII", 1, minor, len(m), fnv(m), 0) + m)
 
     def add(self, rec, sample=True):
         self.buf += rec
@@ -207,10 +220,56 @@ def mmap_rec(pid, start, length, name, time=0):
             + var(0) + var(5) + var(2) + bytes([0]) + s(name))
 
 
+def timeline(w, a):
+    """The timeline shape (above)."""
+    m = bytearray(meta(SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD, 0))
+    m += var(13 << 1) + var(10000000) + var(14 << 1) + var(1000)
+    m += var(16 << 1 | 1) + s("cycles") + var(17 << 1) + var(0) + var(18 << 1) + var(0)
+    m += var(23 << 1) + var(0)
+    w.header(bytes(m), minor=2)
+    t0, step = 1000000000, 10000000  # ns: the first reading, the interval
+    now = 0
+
+    def at(t):  # the zigzag delta of the chunk's time to t
+        nonlocal now
+        d, now = t - now, t
+        return zz(d)
+
+    w.add(bytes([TAG_COMM]) + var(100) + var(100) + at(t0 - step) + s(a.comm), sample=False)
+    w.add(bytes([TAG_FORK]) + var(100) + var(100) + var(101) + var(100) + at(t0 - step),
+          sample=False)
+    tids = (100, 101, 102)
+    ip = 0
+    for k in range(a.samples):  # a sample of each thread in each interval
+        for tid in tids:
+            tag = TAG_SAMPLE | SF_TASK | SF_CPUEV | SF_PERIOD | SF_MODE
+            rec = var(100) + var(tid) + var(0) + var(0) + var(step // 2) + bytes([2])
+            w.add(bytes([tag]) + rec + at(t0 - step + k * step + tid) + zz(0x400000 - ip))
+            ip = 0x400000
+    # the readings: each thread's, each event's, at the end of each
+    # interval; enabled 10 ms, running 5 ms
+    prev_t, prev_en, prev_v = 0, 0, [0, 0]
+    for tid in tids:
+        for ev in (0, 1):
+            for k in range(a.samples):
+                t = (t0 + k * step) // 1000  # us
+                start = t - step // 1000
+                en, off = step // 1000, step // 2000
+                v = step // 2 if ev == 0 else 3 * step
+                tag = TAG_TIMELINE | (TF_FINAL if k == a.samples - 1 else 0)
+                rec = var(100) + var(tid) + var(0) + var(ev)
+                rec += zz(t - prev_t) + zz(start - prev_t)
+                rec += zz(en - prev_en) + var(off)
+                rec += var(1) + var(0) + zz(v - prev_v[ev])
+                prev_t, prev_en, prev_v[ev] = t, en, v
+                w.add(bytes([tag]) + rec, sample=False)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("shape", choices=["unmapped", "chains", "pids", "ips", "mmaps", "rows",
-                                      "chainends", "graph", "names"])
+                                      "chainends", "graph", "names", "callers",
+                                      "timeline"])
     ap.add_argument("out")
     ap.add_argument("--samples", type=int, default=200000)
     ap.add_argument("--chunk", type=int, default=1 << 20)
@@ -227,11 +286,16 @@ def main():
     a = ap.parse_args()
 
     st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD
-    if a.shape in ("chains", "chainends", "graph"):
+    if a.shape in ("chains", "chainends", "graph", "callers"):
         st |= SAMPLE_CALLCHAIN
     with open(a.out, "wb") as f:
         w = Writer(f, a.chunk, a.stored)
-        w.header(meta(st, 1 if a.shape in ("chains", "chainends", "graph") else 0,
+        if a.shape == "timeline":
+            timeline(w, a)
+            w.close()
+            print(w.raw_bytes)
+            return 0
+        w.header(meta(st, 1 if a.shape in ("chains", "chainends", "graph", "callers") else 0,
                       a.event if a.shape == "names" else "cpu-clock"))
         chain = 4096 if a.shape == "chains" else 0
         if a.shape in ("unmapped", "chains"):
@@ -258,6 +322,12 @@ def main():
                 w.sample_chain(100, leaf, [user, leaf, caller, 0, outer])
             for _ in range(2):
                 w.sample_chain(100, leaf, [user, leaf, caller, bad, outer])
+        elif a.shape == "callers":
+            for ip, caller, n in ((0x400000, 0x500010, 1), (0x400000, 0x600010, 3),
+                                  (0x400000, 0x700010, 2), (0x400000, 0x680010, 2),
+                                  (0x410000, 0x800010, 1), (0x420000, 0x800010, 3)):
+                for _ in range(n):
+                    w.sample_called(100, ip, caller)
         elif a.shape == "names":
             w.add(bytes([TAG_COMM]) + var(100) + var(100) + zz(0) + s(a.comm), sample=False)
             w.add(mmap_rec(100, 0x400000, 1 << 20, a.object), sample=False)

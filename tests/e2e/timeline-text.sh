@@ -26,7 +26,8 @@ expect_eq "mode of -o" 600 "$(stat -c %a "$E2E_TMP/tl.txt")"
 # by hpmon before its TIMELINE records changed encoding: record -c
 # 1000003 -e '{cpu-clock,page-faults}' -- phases 40 40 2): its readings
 # read, each at its time (that encoding has no span), bin 0 at its first
-# record
+# record; its group of software events is never multiplexed, so no line
+# says scaled, whatever the readings' enabled and running times
 LC_ALL=C.UTF-8 hpm_ok report --timeline -i minor1.prof
 diff -u "$D/minor1.utf8" "$E2E_TMP/out" || fail "minor version 1's timeline differs (above)"
 

@@ -5,7 +5,8 @@
  * null count as no running time, a null metric as a bin without a value,
  * and per-thread rows as their own series; the bin cap halves the
  * resolution with the sums kept exactly; a profile's samples binned by time
- * per thread and in "all", named by their COMM records; bad input refused
+ * per thread and in "all", named by their COMM records (or their parent's,
+ * or their process's); a software group never scaled; bad input refused
  * with the reason. The tool is not a library: its files are compiled into
  * this test.
  */
@@ -284,6 +285,9 @@ static void test_profile_records(void **state)
 	assert_true(fd >= 0);
 	struct hpm_profile_event ev[2] = { pevents[0], pevents[1] };
 	ev[0].group_size = 2; /* {cpu-clock, page-faults} */
+	/* a hardware event's type, so that the group may be multiplexed
+	 * (a software group never is: test_profile_software) */
+	ev[0].type = PERF_TYPE_HARDWARE;
 	ev[1].leader = 0;
 	ev[1].group_size = 2;
 	ev[1].trigger = false;
@@ -588,6 +592,79 @@ static void test_profile_mode(void **state)
 	}
 }
 
+/*
+ * A group of software events alone takes no counter and is never
+ * multiplexed: readings that say it ran half the time it was enabled are
+ * not scaled; a software member of a hardware group is, with its leader.
+ * Threads are named as report names them: a thread that never named
+ * itself by the name it inherited at its FORK, else by its process's.
+ */
+static void test_profile_software(void **state)
+{
+	(void)state;
+	int fd = memfd_create("prof", 0);
+	assert_true(fd >= 0);
+	struct hpm_profile_event ev[4] = { pevents[0], pevents[1], pevents[0], pevents[1] };
+	ev[0].group_size = ev[1].group_size = 2; /* {cpu-clock, page-faults} */
+	ev[1].leader = 0;
+	ev[1].trigger = false;
+	ev[2].name = "cycles"; /* {cycles, page-faults}: a hardware group */
+	ev[2].type = PERF_TYPE_HARDWARE;
+	ev[2].leader = 2;
+	ev[2].group_size = ev[3].group_size = 2;
+	ev[3].name = "faults-hw";
+	ev[3].leader = 2;
+	ev[3].trigger = false;
+	struct hpm_profile_meta m = { .sz = sizeof(m), .command = "c", .host = "h", .arch = "x86_64",
+				      .cpu_model = "m", .kernel = "k", .nr_events = 4,
+				      .events = ev, .page_size = 4096, .timeline_ns = 10000000 };
+	struct hpm_profile_writer *w = hpm_profile_writer__new(dup(fd), &m, NULL);
+	assert_non_null(w);
+	const uint64_t t0 = 1000000000ull, ms = 1000000;
+	struct hpm_prec p = { .type = HPM_PREC_COMM };
+	p.comm = (struct hpm_comm_rec){ .pid = 5, .tid = 5, .time = t0, .comm = "main" };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	p = (struct hpm_prec){ .type = HPM_PREC_FORK };
+	p.task = (struct hpm_task_rec){ .pid = 5, .ppid = 5, .tid = 7, .ptid = 5, .time = t0 };
+	assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	/* threads 7 (forked by 5) and 8 (no record names it), each group */
+	for (int i = 0; i < 4; i++) {
+		uint64_t v[2] = { 10000000, 3 };
+		p = (struct hpm_prec){ .type = HPM_PREC_TIMELINE };
+		p.read = (struct hpm_read_rec){ .pid = 5, .tid = 7 + i % 2, .time = t0 + 10 * ms,
+						.start = t0, .ev = i < 2 ? 0 : 2, .final = true,
+						.enabled = 4 * ms, .running = 2 * ms, .nr_values = 2,
+						.values = v };
+		assert_int_equal(hpm_profile_writer__add(w, &p), 0);
+	}
+	assert_int_equal(hpm_profile_writer__close(w, NULL), 0);
+	size_t len;
+	unsigned char *buf = slurp(fd, &len);
+	struct hpm_profile *prof;
+	assert_int_equal(hpm_profile__open_mem(buf, len, &prof), 0);
+	char why[200];
+	struct timeline *t = timeline__from_profile(prof, NULL, why, sizeof(why));
+	assert_non_null(t);
+	static const char *const threads[] = { "all", "main/7", "main/8" };
+	for (size_t k = 0; k < 3; k++) {
+		const struct timeline_series *sw[2] = { find(t, "cpu-clock", threads[k]),
+							find(t, "page-faults", threads[k]) };
+		const struct timeline_series *hw[2] = { find(t, "cycles", threads[k]),
+							find(t, "faults-hw", threads[k]) };
+		for (int e = 0; e < 2; e++) {
+			assert_non_null(sw[e]);
+			assert_non_null(hw[e]);
+			assert_true(sw[e]->coverage[0] == 1);
+			assert_true(hw[e]->coverage[0] == 0.5);
+		}
+	}
+	assert_null(find(t, "cpu-clock", "7"));
+	assert_null(find(t, "cpu-clock", "8"));
+	timeline__free(t);
+	hpm_profile__free(prof);
+	free(buf);
+}
+
 int main(void)
 {
 	assert_non_null(mkdtemp(dir));
@@ -597,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_stat_bad),
 		cmocka_unit_test(test_profile_samples),
 		cmocka_unit_test(test_profile_records),
+		cmocka_unit_test(test_profile_software),
 		cmocka_unit_test(test_profile_spread),
 		cmocka_unit_test(test_profile_mode),
 	};

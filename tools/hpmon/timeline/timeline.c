@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
 
 #include <hpmon/profile.h>
 
@@ -481,13 +482,55 @@ void timeline__free(struct timeline *t)
 
 /* ---- profiles ---- */
 
+/*
+ * The slot of thread @tid of process @pid, named as report names it
+ * (addrspace__comm_of): by the thread's own name (its COMM record, or the
+ * one it inherited at its FORK), else by its process's: a thread that
+ * never renamed itself has no COMM record of its own.
+ */
+static size_t profile_slot(struct tl_build *b, pid_t tid, pid_t pid)
+{
+	if (b->last_slot >= TL_SLOT_FIRST && b->slot_tid[b->last_slot] == tid)
+		return b->last_slot;
+	const char *comm = name_of(b, tid);
+	return tl_build__slot(b, tid, comm ? comm : name_of(b, pid));
+}
+
+/* FORK: a new task is named as the one that made it, until a COMM record
+ * of its own says otherwise. */
+static int profile_fork(struct tl_build *b, const struct hpm_task_rec *t)
+{
+	const char *parent = name_of(b, t->ptid);
+	if (!parent || name_of(b, t->tid))
+		return 0;
+	char *c = strdup(parent); /* build_name may move the table's names */
+	if (!c)
+		return -ENOMEM;
+	int rc = build_name(b, t->tid, c);
+	free(c);
+	return rc;
+}
+
 static int profile_sample(struct tl_build *b, const struct hpm_profile_meta *m,
 			  const struct hpm_sample *s, const long *evs)
 {
 	if (!s->time || s->ev >= m->nr_events || evs[s->ev] < 0)
 		return 0;
-	size_t slot = tl_build__slot(b, s->tid, NULL);
+	size_t slot = profile_slot(b, s->tid, s->pid);
 	return tl_build__add(b, (size_t)evs[s->ev], slot, s->time, (double)s->period, 0, 0, true);
+}
+
+/* A software event or a tracepoint takes no counter: a group of them
+ * alone is never multiplexed (as stat judges it, stat-run.c), whatever
+ * its enabled and running times say. */
+static bool never_multiplexed(const struct hpm_profile_meta *m, const struct hpm_read_rec *t)
+{
+	for (uint32_t k = 0; k < t->nr_values && t->ev + k < m->nr_events; k++) {
+		uint32_t type = m->events[t->ev + k].type;
+		if (type != PERF_TYPE_SOFTWARE && type != PERF_TYPE_TRACEPOINT)
+			return false;
+	}
+	return true;
 }
 
 /* A TIMELINE record: each event's count since the thread's previous
@@ -496,13 +539,15 @@ static int profile_sample(struct tl_build *b, const struct hpm_profile_meta *m,
 static int profile_read(struct tl_build *b, const struct hpm_profile_meta *m,
 			const struct hpm_read_rec *t, const long *evs)
 {
-	size_t slot = tl_build__slot(b, t->tid, NULL);
+	size_t slot = profile_slot(b, t->tid, t->pid);
 	uint64_t from = t->start ? t->start : t->time;
+	/* enabled and running both 0: counted all the time, never scaled */
+	bool whole = never_multiplexed(m, t);
+	double en = whole ? 0 : (double)t->enabled, run = whole ? 0 : (double)t->running;
 	for (uint32_t k = 0; k < t->nr_values && t->ev + k < m->nr_events; k++) {
 		long ev = evs[t->ev + k];
 		int rc = ev < 0 ? 0 : build_add_span(b, (size_t)ev, slot, from, t->time,
-						    (double)t->values[k], (double)t->enabled,
-						    (double)t->running);
+						    (double)t->values[k], en, run);
 		if (rc)
 			return rc;
 	}
@@ -566,6 +611,8 @@ struct timeline *timeline__from_profile(struct hpm_profile *p, const struct time
 			rc = profile_read(&b, m, &r.read, evs);
 		else if (r.type == HPM_PREC_COMM)
 			rc = build_name(&b, r.comm.tid, r.comm.comm);
+		else if (r.type == HPM_PREC_FORK)
+			rc = profile_fork(&b, &r.task);
 		else
 			rc = 0;
 		if (rc)
