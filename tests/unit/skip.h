@@ -28,8 +28,15 @@
  * (also a bare skip(), from the "[  SKIPPED ]" lines of the test's output)
  * and lists it with the reason hpm_skip_test gave ("no reason given" for
  * a bare skip()). FUNCTION is the function that calls hpm_skip_test: call
- * it from the test function itself, as skip(), so the names match.
- * Both take a printf format.
+ * it from the test function itself, as skip(). A case whose name is not
+ * its function's (one function run under several names with a state)
+ * names itself:
+ *
+ *   hpm_skip_note(__FILE__, "native_arm_n1", "libpfm4 does not know %s", pmu);
+ *   skip();
+ *
+ * All three take a printf format. scripts/check pairs each "SKIP: ..."
+ * line with the "[  SKIPPED ]" line that follows it in the test's output.
  */
 #ifndef HPM_TEST_SKIP_H
 #define HPM_TEST_SKIP_H
