@@ -83,6 +83,13 @@ static int dec_sample(struct hpm_profile *p, struct cur *c, unsigned tag, struct
 			d->nr_chain = (uint32_t)n; /* what the next sample may keep */
 			goto regs;
 		}
+		if (keep == n && n == d->nr_chain) {
+			/* the previous sample's chain whole: handed out as it
+			 * is (it stays until the next sample's is decoded) */
+			s->nr_chain = (uint32_t)n;
+			s->chain = d->chain;
+			goto regs;
+		}
 		uint64_t prev = s->ip, *out = p->chain;
 		for (uint64_t k = 0; k < n - keep; k++) {
 			prev += (uint64_t)zz_dec(get_var(c));
