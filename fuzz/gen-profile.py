@@ -5,11 +5,12 @@ reader keeps in memory: records that cost a few bytes on disk but ask the
 report to hold much more. Used by tests/e2e/report-bounds.sh, bench/diff.sh
 and to make fuzz/corpus/profile/crafted-*.
 
-  gen-profile.py SHAPE OUT [--samples N] [--chunk BYTES] [--stored]
+  gen-profile.py SHAPE OUT [--samples N] [--chunk BYTES] [--stored] [--alternate]
 
 Shapes:
   unmapped  N samples at one address no mapping covers (all kept aside
-            until the end, each a few bytes)
+            until the end, each a few bytes); with --alternate, at two
+            addresses in turn (no sample repeats the one before)
   chains    the same with a 4096-entry call chain repeated by reference
             (a chain costs 2 bytes on disk, 32 KiB in memory)
   pids      every sample of a new process with no mapping (one row per
@@ -279,6 +280,9 @@ def main():
                     help="distinct addresses of the rows shape (default: --samples)")
     ap.add_argument("--object", default="/nonexistent/big",
                     help="the file the rows and chainends shapes map")
+    ap.add_argument("--alternate", action="store_true",
+                    help="unmapped, chains: every other sample 64 bytes further, so that "
+                         "no sample repeats the one before")
     ap.add_argument("--comm", default="crafted", help="names: the task's name")
     ap.add_argument("--event", default="cpu-clock", help="names: the event's name")
     ap.add_argument("--ips", default="",
@@ -300,8 +304,8 @@ def main():
         chain = 4096 if a.shape == "chains" else 0
         if a.shape in ("unmapped", "chains"):
             # time +1, ip +0: 3 bytes a sample (5 with the chain's n and k)
-            for _ in range(a.samples):
-                w.sample(100, 0x400000, chain)
+            for i in range(a.samples):
+                w.sample(100, 0x400000 + (64 * (i & 1) if a.alternate else 0), chain)
         elif a.shape == "pids":
             for i in range(a.samples):
                 w.sample(1000 + i % 4000000, 0x400000)

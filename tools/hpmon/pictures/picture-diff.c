@@ -143,11 +143,9 @@ int export_html_diff(FILE *f, const struct diff_side *a, const struct diff_side 
 {
 	char *data = NULL;
 	size_t len = 0;
-	int rc = a->p->err ? a->p->err : b->p->err;
+	int rc = ptrees_finish(a->p, a->r);
 	if (!rc)
-		rc = ptrees_ensure(a->p, a->r);
-	if (!rc)
-		rc = ptrees_ensure(b->p, b->r);
+		rc = ptrees_finish(b->p, b->r);
 	if (rc)
 		return rc;
 	FILE *m = open_memstream(&data, &len);

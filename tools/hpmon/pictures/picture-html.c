@@ -211,7 +211,7 @@ int export_html(FILE *f, struct rep *r, struct ptrees *p, const struct timeline 
 {
 	char *data = NULL;
 	size_t len = 0;
-	int rc = p->err ? p->err : ptrees_ensure(p, r);
+	int rc = ptrees_finish(p, r);
 	if (rc)
 		return rc;
 	FILE *m = open_memstream(&data, &len);

@@ -230,19 +230,40 @@ static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 		p->last_leaf = at;
 		p->last_ok = true;
 	}
+	/* the leaf's counts alone: its callers' are summed once, when the
+	 * trees are done (ptrees_finish). Adding them here walked the whole
+	 * stack at every sample: a crafted file repeating a 4096-entry chain
+	 * in 2 bytes a sample cost 4096 steps each. */
 	double w = (double)x->s->period;
 	t->n[at].self_n++;
 	t->n[at].self_p += w;
-	for (uint32_t n = at;; n = t->n[n].parent) {
-		t->n[n].samples++;
-		t->n[n].period += w;
-		if (x->delta)
-			for (uint32_t e = 0; e < p->nr_ev; e++)
-				t->dv[(size_t)n * p->nr_ev + e] += x->delta[e];
-		if (!n)
-			break;
-	}
+	t->n[at].samples++;
+	t->n[at].period += w;
+	if (x->delta)
+		for (uint32_t e = 0; e < p->nr_ev; e++)
+			t->dv[(size_t)at * p->nr_ev + e] += x->delta[e];
 	ptrees_bin(p, r, ev, at, x->s->time, w);
+}
+
+int ptrees_finish(struct ptrees *p, const struct rep *r)
+{
+	int rc = p->err ? p->err : ptrees_ensure(p, r);
+	if (rc || p->summed)
+		return rc;
+	/* a node comes after its parent (ptree_new): from the last one up,
+	 * each node's sums are whole when they are added to its parent's */
+	for (uint32_t e = 0; e < p->nr_ev; e++) {
+		struct ptree *t = &p->t[e];
+		for (size_t i = t->nr; i-- > 1;) {
+			struct ptree_node *n = &t->n[i], *up = &t->n[n->parent];
+			up->samples += n->samples;
+			up->period += n->period;
+			for (uint32_t k = 0; k < p->nr_ev; k++)
+				t->dv[(size_t)n->parent * p->nr_ev + k] += t->dv[i * p->nr_ev + k];
+		}
+	}
+	p->summed = true;
+	return 0;
 }
 
 void ptrees_init(struct ptrees *p, struct rep_opts *o)

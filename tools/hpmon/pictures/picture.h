@@ -36,9 +36,11 @@ struct htab;
  * tasks' names (what: comm id | FLAME_COMM), then the frames (what: a
  * symbol index), each node with its samples and period (inclusive),
  * those where it was the leaf (self), and the counts read from groups at
- * them (dv). Each sample's leaf and period are also kept per time bin
- * (pbin), for the page's ranges. Past the memory cap a sample stays in
- * the deepest node there was room for, and its time is left out. */
+ * them (dv). While the load runs a node holds its own samples alone (as
+ * self, and its counts read); ptrees_finish makes them inclusive. Each
+ * sample's leaf and period are also kept per time bin (pbin), for the
+ * page's ranges. Past the memory cap a sample stays in the deepest node
+ * there was room for, and its time is left out. */
 struct ptree_node {
 	uint64_t what;
 	uint32_t parent, kid, next, depth;
@@ -69,6 +71,7 @@ struct ptrees {
 	uint64_t tmin, tmax;  /* of the samples' times */
 	bool any_time;
 	int err;              /* -ENOMEM: the trees are not to be used */
+	bool summed;          /* ptrees_finish: samples, period, dv inclusive */
 	bool last_ok;         /* the previous sample's leaf, for a run of */
 	uint32_t last_ev, last_comm, last_leaf; /* samples with its frames */
 };

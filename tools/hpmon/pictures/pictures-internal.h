@@ -49,6 +49,10 @@ void flame_free(struct flame *t);
 
 /* The trees made (empty) when no sample came: 0 or -ENOMEM. */
 int ptrees_ensure(struct ptrees *p, const struct rep *r);
+/* After the load, before the trees are read: made (ptrees_ensure), and
+ * each node's samples, period and counts read summed into its ancestors'
+ * (inclusive), once. 0, or the trees' error (-ENOMEM). */
+int ptrees_finish(struct ptrees *p, const struct rep *r);
 /* Coarsen the bins to at most @max_bins over the samples' span, and
  * further until there are at most @budget of them. 0 or -ENOMEM. */
 int ptrees_bins(struct ptrees *p, size_t budget, uint64_t max_bins);

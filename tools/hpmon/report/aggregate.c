@@ -359,16 +359,19 @@ static void cg_flush(struct rep *r)
 	r->cg.w = 0;
 }
 
-static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf)
+/* @n samples like @s (a sample and the repeats that waited with it). */
+static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf,
+		      uint64_t n)
 {
 	struct rep_cg *c = &r->cg;
+	double w = (double)n * (double)s->period;
 	if (c->nr_samples && c->gen == r->sb_gen && c->ev == s->ev && c->pid == s->pid &&
 	    c->ip == s->ip &&
 	    c->mode == s->mode && c->comm == comm && c->leaf == leaf &&
 	    c->nr_chain == s->nr_chain &&
 	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
-		c->w += (double)s->period;
-		c->nr_samples++;
+		c->w += w;
+		c->nr_samples += n;
 		return;
 	}
 	cg_flush(r);
@@ -379,8 +382,8 @@ static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 		c->chain = v;
 		c->cap = s->nr_chain;
 	}
-	size_t n = chain_syms(r, s, leaf); /* into r->frames, kept until the flush */
-	if (!n)
+	size_t frames = chain_syms(r, s, leaf); /* into r->frames, kept until the flush */
+	if (!frames)
 		return;
 	if (s->nr_chain)
 		memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
@@ -392,51 +395,78 @@ static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 	c->comm = comm;
 	c->ev = s->ev;
 	c->leaf = leaf;
-	c->n = n;
-	c->w = (double)s->period;
-	c->nr_samples = 1;
+	c->n = frames;
+	c->w = w;
+	c->nr_samples = n;
 }
 
-/* A sample copied aside until the whole file is read (its mapping may be
- * in a record of another CPU's buffer written after it). */
+/*
+ * A sample copied aside until the whole file is read (its mapping may be
+ * in a record of another CPU's buffer written after it), with the samples
+ * that repeat it (hpm_profile__repeats: the same task, CPU, event,
+ * period, address and call chain, nothing between them), which wait with
+ * it: a crafted file may repeat a 4096-entry chain in 2 bytes a sample,
+ * and each decoded, copied aside and compared made report -g cost 17 s of
+ * CPU for 1M of them (1.2 KB of file), more than linearly. They are
+ * placed at the first one's time: nothing between them can have mapped
+ * their address, and a profile hpmon writes is in time order. A chain
+ * equal to the previous waiting sample's is not copied again: it points
+ * at that one's (@own false).
+ */
 struct deferred {
 	struct hpm_sample s;
 	uint64_t *chain, *vals;
 	uint32_t comm;            /* its task's name at its time */
+	bool own;                 /* chain is this entry's (else an earlier one's) */
+	uint64_t n;               /* samples: this one and its repeats */
+	uint64_t cost;            /* charged for it */
 };
 
 static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm,
-		      bool may_defer);
+		      bool may_defer, uint64_t n);
 
-static uint64_t deferred_cost(const struct hpm_sample *s)
+static uint64_t deferred_cost(const struct hpm_sample *s, bool chain)
 {
-	return 2 * sizeof(struct deferred) + 8 * ((uint64_t)s->nr_chain + s->nr_values) +
-	       (s->nr_chain ? 32 : 0) + (s->nr_values ? 32 : 0);
+	uint64_t nr_chain = chain ? s->nr_chain : 0; /* 0: shared, charged to its owner */
+	return 2 * sizeof(struct deferred) + 8 * (nr_chain + s->nr_values) + (nr_chain ? 32 : 0) +
+	       (s->nr_values ? 32 : 0);
 }
 
 static void flush_deferred(struct rep *r)
 {
 	for (size_t i = 0; i < r->nr_deferred; i++) {
 		struct deferred *d = &r->deferred[i];
-		uint64_t cost = deferred_cost(&d->s);
-		rep_uncharge(r, cost); /* the tables may have it now */
-		r->mem_deferred -= cost;
-		sample_as(r, &d->s, d->comm, false);
-		free(d->chain);
-		free(d->vals);
+		rep_uncharge(r, d->cost); /* the tables may have it now */
+		r->mem_deferred -= d->cost;
+		sample_as(r, &d->s, d->comm, false, d->n);
+	}
+	/* after them all: a chain may be several entries' */
+	for (size_t i = 0; i < r->nr_deferred; i++) {
+		if (r->deferred[i].own)
+			free(r->deferred[i].chain);
+		free(r->deferred[i].vals);
 	}
 	r->nr_deferred = 0;
+	r->last_deferred = false;
 }
 
 static bool defer(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 {
-	uint64_t cost = deferred_cost(s);
+	/* the previous waiting sample's chain, when it is the same */
+	const struct deferred *prev = r->nr_deferred ? &r->deferred[r->nr_deferred - 1] : NULL;
+	uint64_t *prev_chain = prev ? prev->chain : NULL; /* (the array may move) */
+	bool shared = prev && s->nr_chain && prev->s.nr_chain == s->nr_chain &&
+		      !memcmp(prev_chain, s->chain, s->nr_chain * sizeof(uint64_t));
+	uint64_t cost = deferred_cost(s, !shared);
 	/* the samples waiting get half the cap: the tables keep the rest */
 	if (r->mem_deferred + cost > rep_cap(r) / 2 || !rep_charge(r, cost)) {
 		/* what waits is resolved now, with the mappings known so far,
 		 * and the waiting starts over */
-		r->cap_early += r->nr_deferred;
+		for (size_t i = 0; i < r->nr_deferred; i++)
+			r->cap_early += r->deferred[i].n;
 		flush_deferred(r);
+		shared = false; /* the chain it would share is gone */
+		cost = deferred_cost(s, true);
 		if (cost > rep_cap(r) / 2 || !rep_charge(r, cost))
 			return false;
 	}
@@ -455,22 +485,28 @@ static bool defer(struct rep *r, const struct hpm_sample *s, uint32_t comm)
 	d->s.nr_regs = 0;
 	d->s.stack = NULL;
 	d->s.stack_len = 0;
-	d->chain = s->nr_chain ? malloc(s->nr_chain * sizeof(uint64_t)) : NULL;
+	d->n = 1;
+	d->cost = cost;
+	d->own = !shared;
+	d->chain = shared ? prev_chain
+			  : s->nr_chain ? malloc(s->nr_chain * sizeof(uint64_t)) : NULL;
 	d->vals = s->nr_values ? malloc(s->nr_values * sizeof(uint64_t)) : NULL;
 	if ((s->nr_chain && !d->chain) || (s->nr_values && !d->vals)) {
-		free(d->chain);
+		if (d->own)
+			free(d->chain);
 		free(d->vals);
 		rep_uncharge(r, cost);
 		r->mem_deferred -= cost;
 		return false;
 	}
-	if (s->nr_chain)
+	if (s->nr_chain && d->own)
 		memcpy(d->chain, s->chain, s->nr_chain * sizeof(uint64_t));
 	if (s->nr_values)
 		memcpy(d->vals, s->values, s->nr_values * sizeof(uint64_t));
 	d->s.chain = d->chain;
 	d->s.values = d->vals;
 	r->nr_deferred++;
+	r->last_deferred = true;
 	return true;
 }
 
@@ -573,12 +609,14 @@ static void count(struct rep *r, const struct hpm_sample *s, uint32_t li, struct
 		d->nosym += n;
 }
 
+/* @n samples like @s (more than one only for samples that waited with
+ * their repeats, which carry no group counts and never go to a sink). */
 static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t li,
-		    struct rep_row *row)
+		    struct rep_row *row, uint64_t n)
 {
 	const struct rep_opts *o = &r->o;
 
-	count(r, s, li, row, 1);
+	count(r, s, li, row, n);
 	if (s->nr_values) {
 		r->have_groups = true;
 		if (o->sink)
@@ -588,8 +626,8 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && (s->ev == r->main_ev || o->all_stacks))
-		cg_sample(r, s, comm, li);
-	if (o->sink)
+		cg_sample(r, s, comm, li, n);
+	for (uint64_t k = 0; o->sink && k < n; k++)
 		to_sink(r, s, comm, li);
 }
 
@@ -600,6 +638,7 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 	struct hpm_sample unwound;
 	uint64_t chain[UNWIND_MAX];
 
+	r->last_deferred = false;
 	/* a stack copy (DWARF) is unwound now, while the process's mappings
 	 * are those of the sample's time, and before a kernel sample waits
 	 * for kallsyms (what waits keeps its chain, not its copy) */
@@ -620,15 +659,16 @@ void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer
 		if (mo->out)
 			r->filtered++;
 		else
-			account(r, s, mo->comm, mo->loc, &r->rows[mo->row]);
+			account(r, s, mo->comm, mo->loc, &r->rows[mo->row], 1);
 		return;
 	}
 	/* the name now: a sample kept aside keeps it, whatever renames follow */
-	sample_as(r, s, addrspace__comm_of(r, s->tid, s->pid), may_defer);
+	sample_as(r, s, addrspace__comm_of(r, s->tid, s->pid), may_defer, 1);
 }
 
-/* Sample @s of the task named @comm. */
-static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, bool may_defer)
+/* @n samples like @s, of the task named @comm. */
+static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, bool may_defer,
+		      uint64_t n)
 {
 	const struct rep_opts *o = &r->o;
 	const struct rep_map *m = NULL;
@@ -650,7 +690,7 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 
 	if (o->filter && !task_passes(r, s, comm)) {
 		memo_set(r, s, comm, 0, m, 0, true);
-		r->filtered++;
+		r->filtered += n;
 		return;
 	}
 	uint32_t li = addrspace__resolve_in(r, s->pid, s->ip, s->mode, m);
@@ -659,14 +699,14 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 	struct rep_loc *l = &r->locs[li];
 	if (o->filter && !place_passes(r, &r->dsos[l->dso], &r->syms[l->sym])) {
 		memo_set(r, s, comm, li, m, 0, true);
-		r->filtered++;
+		r->filtered += n;
 		return;
 	}
 	struct rep_row *row;
 	if (l->row) { /* rows by place: the loc knows its row */
 		row = &r->rows[l->row - 1];
 		memo_set(r, s, comm, li, m, l->row - 1, false);
-		account(r, s, comm, li, row);
+		account(r, s, comm, li, row, n);
 		return;
 	}
 	uint64_t key[REP_KEY_WORDS] = { 0 };
@@ -698,13 +738,18 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 	if (by_place && (size_t)(row - r->rows) < (1u << 31) - 1)
 		r->locs[li].row = ((uint32_t)(row - r->rows) + 1) & 0x7fffffffu;
 	memo_set(r, s, comm, li, m, (size_t)(row - r->rows), false);
-	account(r, s, comm, li, row);
+	account(r, s, comm, li, row, n);
 }
 
 uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s)
 {
 	const struct rep_memo *mo = r->memo;
 	const struct rep_cg *c = &r->cg;
+
+	/* @s waits (struct deferred): its repeats wait with it, whatever
+	 * their times */
+	if (r->last_deferred)
+		return s->nr_values ? 0 : UINT64_MAX;
 
 	/* @s went where the memo says (it was not kept aside), or was left
 	 * out, and each repeat would too until its mapping ends */
@@ -726,6 +771,10 @@ void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n)
 {
 	const struct rep_memo *mo = r->memo;
 
+	if (r->last_deferred) {
+		r->deferred[r->nr_deferred - 1].n += n;
+		return;
+	}
 	if (mo->out) {
 		r->filtered += n;
 		return;
@@ -771,7 +820,8 @@ void aggregate__free(struct rep *r)
 	for (size_t i = 0; i < r->nr_stacks; i++)
 		free(r->stacks[i].syms);
 	for (size_t i = 0; i < r->nr_deferred; i++) {
-		free(r->deferred[i].chain);
+		if (r->deferred[i].own)
+			free(r->deferred[i].chain);
 		free(r->deferred[i].vals);
 	}
 	free(r->deferred);

@@ -286,6 +286,7 @@ struct rep {
 	uint64_t *taken;                     /* [nr_ev]: the sample in hand's group counts */
 	struct rep_cg cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
+	bool last_deferred;                  /* the sample in hand waits, the last of them */
 	struct loc_cache loc_cache[LOC_CACHE];
 	pid_t last_tid; uint32_t last_comm;  /* comm_of's cache */
 	uint32_t filter_comm;                /* the last name the comm filter saw, */
