@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Between the files of the report layer (report/report.h), bottom-up:
- * strings.c, addrspace.c, aggregate.c, load.c; table.h under them all.
+ * strings.c, addrspace.c, chains.c, aggregate.c, load.c; table.h under
+ * them all.
  * Each file's functions use only those of the files before it.
  *
  * Room: tools/hpmon/report/ owns the report layer (a profile read into tables, its listings, per-row metrics, a function per instruction); may use counting, cache, output.
@@ -172,6 +173,15 @@ int ranks__start(struct rep *r);
 uint32_t ranks__host_of(struct rep *r, pid_t pid);
 uint32_t ranks__host_of_rank(const struct rep *r, uint32_t rank);
 
+/* ---- chains.c: call chains read (rep_chain_next) and resolved ---- */
+
+/* The sample's frames as locs, leaf first (@leaf, the sampled address),
+ * into r->xlocs, and the address each resolved into r->xips: their
+ * number (1, the leaf alone, for a corrupt chain; 0 without memory). */
+size_t chains__locs(struct rep *r, const struct hpm_sample *s, uint32_t leaf);
+/* The same frames as sym ids into r->frames. */
+size_t chains__syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf);
+
 /* ---- aggregate.c: rows, call graphs, folded stacks, group counts ---- */
 
 int aggregate__init(struct rep *r);
@@ -180,9 +190,10 @@ void aggregate__free(struct rep *r);
  * symbols are not known yet is kept aside for aggregate__flush. */
 void aggregate__sample(struct rep *r, const struct hpm_sample *s, bool may_defer);
 /* Right after aggregate__sample(@s): the time before which samples that
- * repeat @s (hpm_profile__repeats) go where it went, and can be added
- * with aggregate__repeat; 0 when they cannot (it was kept aside or left
- * out, or it carries group counts). */
+ * repeat @s (hpm_profile__repeats) go where it went (or wait with it,
+ * when it was kept aside), and can be added with aggregate__repeat; 0
+ * when they cannot (it carries group counts, or its run of call chains
+ * is not the one waiting). */
 uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s);
 /* @n more samples like @s. */
 void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n);
