@@ -82,6 +82,10 @@ struct hpm_ctx_opts {
 	 * change the library makes outside its own objects, so only when the
 	 * caller asks; it needs privilege (root) and logs what it did. */
 	bool mount_tracefs;
+	/* The cpuid string that names the processor model for the vendors'
+	 * event tables ("GenuineIntel-6-55-4", "0x00000000410fd0c0"), as
+	 * PERF_CPUID does for perf; default: this machine's (docs/vendor-tables.md). */
+	const char *cpuid;
 };
 
 /*

@@ -45,6 +45,13 @@ struct hpm_ctx {
 	pthread_mutex_t bp_lock;
 	bool bp_measured[2];
 	struct hpm_bp_fact bp[2];
+	/* The vendors' tables of this machine's model (events/vendor.c):
+	 * found at the first need, under vendor_lock, and freed with
+	 * vendor_free. cpuid is hpm_ctx_opts.cpuid, NULL when not given. */
+	char *cpuid;
+	pthread_mutex_t vendor_lock;
+	void *vendor;
+	void (*vendor_free)(void *vendor);
 	/* Last, and not zeroed by hpm_ctx__new: 8 KiB that a command with no
 	 * tracepoint never touches. Written when tracefs is looked for
 	 * (tracefs_looked), or given. */

@@ -92,6 +92,7 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 	pthread_mutex_init(&ctx->pmu_lock, NULL);
 	pthread_mutex_init(&ctx->tracefs_lock, NULL);
 	pthread_mutex_init(&ctx->bp_lock, NULL);
+	pthread_mutex_init(&ctx->vendor_lock, NULL);
 	if (HPM_OPTS_GET(opts, sysfs_root, NULL))
 		sysfs = opts->sysfs_root;
 	if (HPM_OPTS_GET(opts, procfs_root, NULL))
@@ -102,6 +103,9 @@ struct hpm_ctx *hpm_ctx__new(const struct hpm_ctx_opts *opts)
 	err = dup_root(&ctx->sysfs, sysfs);
 	if (!err)
 		err = dup_root(&ctx->procfs, procfs);
+	if (!err && HPM_OPTS_GET(opts, cpuid, NULL) && opts->cpuid[0] &&
+	    !(ctx->cpuid = strdup(opts->cpuid)))
+		err = -ENOMEM;
 	if (!err && tracefs) {
 		err = set_root(ctx->tracefs, tracefs);
 		ctx->tracefs_closed[0] = '\0';
@@ -186,6 +190,10 @@ void hpm_ctx__free(struct hpm_ctx *ctx)
 	pthread_mutex_destroy(&ctx->pmu_lock);
 	pthread_mutex_destroy(&ctx->tracefs_lock);
 	pthread_mutex_destroy(&ctx->bp_lock);
+	if (ctx->vendor_free)
+		ctx->vendor_free(ctx->vendor);
+	pthread_mutex_destroy(&ctx->vendor_lock);
+	free(ctx->cpuid);
 	free(ctx->sysfs);
 	free(ctx->procfs);
 	free(ctx);

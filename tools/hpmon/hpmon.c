@@ -153,6 +153,8 @@ static struct hpm_ctx *make_ctx(void)
 		.tracefs_root = env_root("HPMON_TRACEFS_ROOT"),
 		/* as perf: root gets tracefs mounted when an event needs it */
 		.mount_tracefs = true,
+		/* as PERF_CPUID: the model whose vendor tables apply */
+		.cpuid = getenv("HPMON_CPUID"),
 	};
 	return hpm_ctx__new(&o);
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# data/vendor/ is what scripts/vendor-tables makes of Linux 6.1 perf's
+# tables, byte for byte, and the same on every run
+# (docs/vendor-tables.md).
+source "$(dirname "$0")/lib.sh"
+
+src=
+for d in "${LINUX_SOURCE_61:-}" /tmp/ls61/linux-source-6.1 /usr/src/linux-source-6.1; do
+	if [ -n "$d" ] && [ -f "$d/tools/perf/pmu-events/arch/x86/mapfile.csv" ]; then
+		src=$d
+		break
+	fi
+done
+[ -n "$src" ] || skip "no unpacked Linux 6.1 source: apt-get install linux-source-6.1, then tar -xJf /usr/src/linux-source-6.1.tar.xz -C /tmp/ls61 linux-source-6.1/tools/perf/pmu-events (or set LINUX_SOURCE_61)"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for run in 1 2; do
+	python3 "$SRCDIR/scripts/vendor-tables" --out "$tmp/$run" "$src" >/dev/null ||
+		fail "scripts/vendor-tables failed on $src"
+done
+diff -r "$tmp/1" "$tmp/2" >/dev/null || fail "two runs of scripts/vendor-tables differ"
+# the committed tables, except README.md, which is written by hand
+out=$(diff -r -x README.md "$SRCDIR/data/vendor" "$tmp/1" | head -20)
+[ -z "$out" ] || fail "data/vendor differs from what scripts/vendor-tables makes of $src:
+$out"
+for f in models.txt x86/skylakex/events.txt x86/skylakex/metrics.txt arm64/neoverse-n2/events.txt; do
+	[ -s "$tmp/1/$f" ] || fail "no $f"
+done
+echo "ok: data/vendor is scripts/vendor-tables' output for $src"
