@@ -71,7 +71,9 @@ struct hpm_eventset;
  * disabled. NULL and errno on failure; @err (if not NULL) then says which
  * event and why: a parse error as hpm_evlist__parse() reports it, or the
  * kernel's refusal to open one event (err->err = -errno, err->token its
- * name). Events that need a target program (exec:) or hpmon (sw:) are
+ * name, err->msg the cause: on a machine with no hardware PMU, a
+ * hardware event's ENOENT says so rather than "No such file or
+ * directory"). Events that need a target program (exec:) or hpmon (sw:) are
  * refused (-EINVAL). A user+kernel event that perf_event_paranoid refuses
  * is opened user-only, as hpmon stat does.
  */

@@ -9,6 +9,7 @@
  * set owns copies of the events' names.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,38 @@ static int refuse_program_event(const struct hpm_event *ev, struct hpm_parse_err
 		 "'%s' needs hpmon (exec: and sw: events are measured by "
 		 "'hpmon stat'), an event set cannot count it", ev->name);
 	return -EINVAL;
+}
+
+/* An event only a hardware (core) PMU counts. */
+static bool is_hardware_event(const struct hpm_event *ev)
+{
+	uint32_t t = ev->attr.type;
+	return t == PERF_TYPE_HARDWARE || t == PERF_TYPE_HW_CACHE || t == PERF_TYPE_RAW ||
+	       ev->kind == HPM_EV_NATIVE;
+}
+
+/*
+ * @err says why event @ev could not be opened (@rc = -errno). The kernel
+ * says ENOENT (or EOPNOTSUPP, ENODEV) for a hardware event on a machine
+ * with no hardware PMU (a virtual machine without PMU passthrough):
+ * "No such file or directory" names neither the cause nor a way on, so
+ * the cause is said as hpmon stat says it.
+ */
+static void explain_open(struct hpm_ctx *ctx, const struct hpm_event *ev, int rc,
+			 struct hpm_parse_error *err)
+{
+	char core[64];
+	bool no_pmu = (rc == -ENOENT || rc == -EOPNOTSUPP || rc == -ENODEV) &&
+		      is_hardware_event(ev) && hpm_pmu__core_name(ctx, core, sizeof(core)) != 0;
+
+	if (no_pmu)
+		snprintf(err->msg, sizeof(err->msg),
+			 "cannot open '%s': this machine exposes no hardware PMU (a virtual "
+			 "machine without PMU passthrough?): count software events "
+			 "(task-clock, page-faults) instead", ev->name);
+	else
+		snprintf(err->msg, sizeof(err->msg), "cannot open '%s': %s", ev->name,
+			 hpm_strerror(rc));
 }
 
 struct hpm_eventset *hpm_eventset__new(struct hpm_ctx *ctx, const char *spec,
@@ -78,8 +111,7 @@ struct hpm_eventset *hpm_eventset__new(struct hpm_ctx *ctx, const char *spec,
 		err->err = rc;
 		if (bad < n) {
 			snprintf(err->token, sizeof(err->token), "%s", list->ev[bad].name);
-			snprintf(err->msg, sizeof(err->msg), "cannot open '%s': %s",
-				 list->ev[bad].name, hpm_strerror(rc));
+			explain_open(ctx, &list->ev[bad], rc, err);
 		}
 	}
 out:

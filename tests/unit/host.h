@@ -8,12 +8,18 @@
  *                    function of the test, called 5 times, counts 5 (as
  *                    perf's mem:ADDR:x would). Some hosts (paravirtualised
  *                    guests) open breakpoints and never fire them.
+ *   host_hw_errno()  0 when this thread can open the hardware event
+ *                    instructions:u, else the kernel's errno: ENOENT
+ *                    (or EOPNOTSUPP, ENODEV) where the machine exposes
+ *                    no hardware PMU (a virtual machine without PMU
+ *                    passthrough).
  *
  * Ownership: nothing is kept; each call asks again.
  */
 #ifndef HPM_TEST_HOST_H
 #define HPM_TEST_HOST_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
@@ -38,6 +44,20 @@ __attribute__((unused)) static bool host_bp_fires(void)
 	uint64_t v = 0;
 #if defined(__aarch64__)
 	a.bp_len = 4;
+__attribute__((unused)) static int host_hw_errno(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1, .exclude_hv = 1,
+		.disabled = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 #endif
 	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 	if (fd < 0)
@@ -50,6 +70,20 @@ __attribute__((unused)) static bool host_bp_fires(void)
 		v = 0;
 	close(fd);
 	return v == 5;
+}
+
+__attribute__((unused)) static int host_hw_errno(void)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1, .exclude_hv = 1,
+		.disabled = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
 }
 
 #endif

@@ -21,6 +21,9 @@
 
 #include <hpmon/counters.h>
 
+#include "host.h"
+#include "skip.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define ASAN 1
 #else
@@ -188,6 +191,36 @@ static void test_errors(void **state)
 	assert_non_null(strstr(e.msg, "cannot open 'task-clock'"));
 }
 
+/* A hardware event where the machine has no hardware PMU: the error says
+ * that cause and what to count instead, as hpmon stat says it, not the
+ * kernel's "No such file or directory". Where the host counts it, the
+ * set opens. */
+static void test_no_pmu(void **state)
+{
+	struct hpm_parse_error e;
+	int host = host_hw_errno();
+	(void)state;
+
+	errno = 0;
+	struct hpm_eventset *es = hpm_eventset__new(ctx, "instructions:u", NULL, &e);
+	if (host == 0) {
+		assert_non_null(es);
+		assert_string_equal(hpm_eventset__name(es, 0), "instructions:u");
+		hpm_eventset__free(es);
+		return;
+	}
+	if (host != ENOENT && host != EOPNOTSUPP && host != ENODEV)
+		hpm_skip_test("instructions:u is refused here for another reason: %s",
+			      strerror(host));
+	assert_null(es);
+	assert_int_equal(errno, host);
+	assert_int_equal(e.err, -host);
+	assert_string_equal(e.token, "instructions:u");
+	assert_string_equal(e.msg, "cannot open 'instructions:u': this machine exposes no "
+				   "hardware PMU (a virtual machine without PMU passthrough?): "
+				   "count software events (task-clock, page-faults) instead");
+}
+
 /* Paranoia 2 refuses kernel counting to users: the set falls back to
  * user mode, as hpmon stat does, and says so; ':k' is not changed. */
 static void test_unprivileged(void **state)
@@ -233,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_attrs),
 		cmocka_unit_test(test_other_process),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_no_pmu),
 		cmocka_unit_test(test_unprivileged),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
