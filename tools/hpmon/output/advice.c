@@ -280,3 +280,13 @@ int advice_usage(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 	return advice_usage_end(cmd);
 }
+
+int advice_parse_usage(const char *cmd, const char *spec, const struct hpm_parse_error *e)
+{
+	int rc = advice_parse_status(e);
+
+	advice_parse_cmd(stderr, cmd, spec, e);
+	if (rc == HPM_EXIT_USAGE)
+		advice_usage_end(cmd);
+	return rc;
+}

@@ -47,6 +47,14 @@ void advice_parse_cmd(FILE *f, const char *cmd, const char *spec,
 int advice_parse_status(const struct hpm_parse_error *e);
 
 /*
+ * An event specification @spec that command @cmd could not parse, said
+ * as stat says it: advice_parse_cmd(), then, when it is a usage error
+ * (advice_parse_status), the closing line of advice_usage_end(). Returns
+ * the exit status, advice_parse_status(@e).
+ */
+int advice_parse_usage(const char *cmd, const char *spec, const struct hpm_parse_error *e);
+
+/*
  * A usage error of command @cmd ("stat"), as every command says one: on
  * stderr "hpmon CMD: " and the message (printf's @fmt), then the line
  * "See 'hpmon CMD --help'.". Returns HPM_EXIT_USAGE (129).

@@ -231,7 +231,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		return usage_error("%s", "-p/-t and a COMMAND exclude each other (with -a, the "
 				   "COMMAND says how long to record)");
 	if (outname_expand("hpmon record", o->output, o->output_name, sizeof(o->output_name)))
-		return HPM_EXIT_USAGE;
+		return advice_usage_end("record");
 	o->output = o->output_name;
 	return 0;
 }
@@ -284,7 +284,7 @@ static int check_rates(struct hpm_record *rec, struct hpm_evlist *list, int max_
 				"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
 				(unsigned long long)a->sample_freq, name, max_rate, max_rate,
 				(unsigned long long)a->sample_freq);
-			return HPM_EXIT_USAGE;
+			return advice_usage_end("record");
 		}
 		if (o->force)
 			continue;
@@ -296,7 +296,7 @@ static int check_rates(struct hpm_record *rec, struct hpm_evlist *list, int max_
 			"sysctl -w kernel.perf_event_max_sample_rate=N\n",
 			(unsigned long long)a->sample_period, name, rate, max_rate,
 			(double)a->sample_period * rate / max_rate + 1);
-		return HPM_EXIT_USAGE;
+		return advice_usage_end("record");
 	}
 	return 0;
 }
@@ -458,7 +458,8 @@ static int locations_fit(const struct hpm_evlist *list, const char *cmd)
 	if (find_program(cmd, prog, sizeof(prog)) &&
 	    hpm_evlist__check_locations(list, prog, getenv("LD_LIBRARY_PATH"), &e)) {
 		fprintf(stderr, "hpmon record: %s\n", e.msg);
-		return advice_location_status(e.err);
+		int rc = advice_location_status(e.err);
+		return rc == HPM_EXIT_USAGE ? advice_usage_end("record") : rc;
 	}
 	return 0;
 }
@@ -505,7 +506,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			"sysctl -w kernel.perf_event_max_sample_rate=%llu\n",
 			(unsigned long long)o->freq, si->perf_event_max_sample_rate,
 			si->perf_event_max_sample_rate, (unsigned long long)o->freq);
-		ret = HPM_EXIT_USAGE;
+		ret = advice_usage_end("record");
 		goto out;
 	}
 	for (size_t i = 0; si && si->perf_event_max_sample_rate > 0 &&
@@ -522,7 +523,7 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 			(unsigned long long)a->sample_freq, hpm_event__name(e),
 			si->perf_event_max_sample_rate, si->perf_event_max_sample_rate,
 			(unsigned long long)a->sample_freq);
-		ret = HPM_EXIT_USAGE;
+		ret = advice_usage_end("record");
 		goto out;
 	}
 	if ((rc = advice_check_breakpoints(ctx, "record", list)) ||
@@ -704,9 +705,9 @@ int cmd_record(int argc, char **argv, struct hpm_ctx *ctx)
 	}
 	rc = hpm_evlist__parse(ctx, o->events, &list, &perr);
 	if (rc) {
-		advice_parse(stderr, o->events, &perr);
+		rc = advice_parse_usage("record", o->events, &perr);
 		free(o);
-		return HPM_EXIT_USAGE;
+		return rc;
 	}
 	rc = record(o, ctx, list);
 	hpm_evlist__free(list);

@@ -17,6 +17,7 @@
 #include <linux/perf_event.h>
 
 #include "builtin.h"
+#include "output/advice.h"
 #include "output/escape.h"
 #include "report/report.h"
 #include "report/table.h"
@@ -264,7 +265,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 		case 'i': o.input = optarg; break;
 		case 'F':
 			if (parse_fields(optarg, &sc.f, &sc.user_cpu))
-				return HPM_EXIT_USAGE;
+				return advice_usage_end("script");
 			explicit = optarg[0] != '+' && optarg[0] != '-';
 			break;
 		case 'G': sc.stacks = false; break;
@@ -305,7 +306,7 @@ int cmd_script(int argc, char **argv, struct hpm_ctx *ctx)
 				"leave cpu out of -F (perf record -a, or --sample-cpu, records it)\n",
 				esc_text(m->events[i].name));
 			hpm_profile__free(p);
-			return HPM_EXIT_USAGE;
+			return advice_usage_end("script");
 		}
 	}
 	hpm_profile__free(p);

@@ -108,10 +108,8 @@ static int make_list(struct serve_count *sc, const struct serve_count_opts *o, s
 	struct hpm_parse_error err;
 	char *spec = NULL;
 	int rc = hpm_evlist__parse(sc->ctx, o->events, &sc->list, &err);
-	if (rc) {
-		advice_parse(stderr, o->events, &err);
-		return HPM_EXIT_USAGE;
-	}
+	if (rc)
+		return advice_parse_usage("serve", o->events, &err);
 	*first = hpm_evlist__count(sc->list);
 	if (!o->metrics || !metric_args_any(o->metrics))
 		return HPM_EXIT_OK;
@@ -146,7 +144,7 @@ static int tasks_failed(struct serve_count *sc, int err, size_t bad)
 	    (hpm_event__kind(ev) == HPM_EV_LOCATION || hpm_event__kind(ev) == HPM_EV_SWCOUNTER)) {
 		fprintf(stderr, "hpmon serve: '%s' counts in one program and cannot be counted "
 			"system-wide per task: drop it\n", hpm_event__name(ev));
-		return HPM_EXIT_USAGE;
+		return advice_usage_end("serve");
 	}
 	advice_open(sc->ctx, ev, err, ADVICE_SYSTEM, why, sizeof(why));
 	if (bad == SIZE_MAX)

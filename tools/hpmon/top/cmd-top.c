@@ -64,8 +64,8 @@ static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "hpmon top: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(see hpmon top --help)\n");
-	return HPM_EXIT_USAGE;
+	fputc('\n', stderr);
+	return advice_usage_end("top");
 }
 
 static int parse_opts(int argc, char **argv, struct top_opts *o)
@@ -202,8 +202,7 @@ static int setup_events(struct top *t)
 	if (!o->events[0] && !(t->list = hpm_evlist__new(t->ctx)))
 		return HPM_EXIT_FAIL;
 	if (o->events[0] && (rc = hpm_evlist__parse(t->ctx, o->events, &t->list, &perr))) {
-		advice_parse(stderr, o->events, &perr);
-		return HPM_EXIT_USAGE;
+		return advice_parse_usage("top", o->events, &perr);
 	}
 	if (!metric_args_any(&ma))
 		goto done;
@@ -223,9 +222,8 @@ static int setup_events(struct top *t)
 done:
 	t->nr_ev = hpm_evlist__count(t->list);
 	if (!t->nr_ev) {
-		fprintf(stderr, "hpmon top: nothing to count: no metric selected has an event "
-				"that resolves here\n");
-		return HPM_EXIT_USAGE;
+		return advice_usage("top", "nothing to count: no metric selected has an event "
+					   "that resolves here");
 	}
 	return top_columns(t) ? HPM_EXIT_FAIL : HPM_EXIT_OK;
 }

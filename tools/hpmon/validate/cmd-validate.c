@@ -87,8 +87,7 @@ static int parse_events(struct vopts *o, char *arg)
 	char *save = NULL;
 	for (char *t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (o->nr_wanted == MAX_WANTED) {
-			fprintf(stderr, "hpmon validate: more than %d events in -e\n", MAX_WANTED);
-			return -1;
+			return advice_usage("validate", "more than %d events in -e", MAX_WANTED);
 		}
 		o->wanted[o->nr_wanted++] = t;
 	}
@@ -118,9 +117,8 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 		case 'r': {
 			long v = strtol(optarg, &end, 10);
 			if (*optarg == '\0' || *end || v < 1 || v > MAX_REPEATS) {
-				fprintf(stderr, "hpmon validate: -r takes 1 to %d, not '%s'\n",
-					MAX_REPEATS, optarg);
-				return -1;
+				return advice_usage("validate", "-r takes 1 to %d, not '%s'",
+						    MAX_REPEATS, optarg);
 			}
 			o->repeats = (int)v;
 			break;
@@ -132,29 +130,23 @@ static int parse_opts(int argc, char **argv, struct vopts *o)
 		case 'o': o->output = optarg; break;
 		case 'h': usage(stdout); exit(0);
 		case ':':
-			fprintf(stderr, "hpmon validate: option '%s' needs a value\n", argv[optind - 1]);
-			return -1;
+			return advice_usage("validate", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			fprintf(stderr, "hpmon validate: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			return -1;
+			return advice_usage("validate", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "hpmon validate: unexpected argument '%s' (validate runs its own "
-				"benchmarks, not a command)\n", argv[optind]);
-		return -1;
+		return advice_usage("validate", "unexpected argument '%s' (validate runs its own "
+				    "benchmarks, not a command)", argv[optind]);
 	}
 	if (!o->repeats)
 		o->repeats = o->quick ? 3 : 5;
 	if (o->output && !o->calibrate) {
-		fprintf(stderr, "hpmon validate: -o is for --calibrate's costs file\n");
-		return -1;
+		return advice_usage("validate", "-o is for --calibrate's costs file");
 	}
 	if (o->calibrate && (o->nr_wanted || o->list)) {
-		fprintf(stderr, "hpmon validate: --calibrate measures costs, not events: drop "
-				"-e and --list\n");
-		return -1;
+		return advice_usage("validate", "--calibrate measures costs, not events: drop "
+				    "-e and --list");
 	}
 	return 0;
 }
@@ -485,10 +477,9 @@ int cmd_validate(int argc, char **argv, struct hpm_ctx *ctx)
 	}
 	for (size_t i = 0; i < o.nr_wanted; i++)
 		if (!o.used[i]) {
-			fprintf(stderr, "hpmon validate: no benchmark knows the answer for '%s'; "
-					"'hpmon validate --list' shows the events it checks\n",
-				o.wanted[i]);
-			status = HPM_EXIT_USAGE;
+			status = advice_usage("validate", "no benchmark knows the answer for '%s'; "
+					      "'hpmon validate --list' shows the events it checks",
+					      o.wanted[i]);
 			goto out;
 		}
 	if (o.json)

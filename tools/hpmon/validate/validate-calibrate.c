@@ -29,6 +29,7 @@
 
 #include <hpmon/hpmon.h>
 #include <hpmon/counters.h>
+#include "output/advice.h"
 #include "output/exit.h"
 #include "counting/costs-file.h"
 #include "output/json.h"
@@ -183,7 +184,7 @@ int validate_calibrate(struct hpm_ctx *ctx, const char *path, int repeats, bool 
 		if (costs_file_path(ctx, file, sizeof(file), dir, sizeof(dir))) {
 			fprintf(stderr, "hpmon validate: no folder for the costs file: neither "
 					"XDG_DATA_HOME nor HOME is set; name a file with -o\n");
-			return HPM_EXIT_USAGE;
+			return advice_usage_end("validate");
 		}
 		path = file;
 	} else {
