@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # hpmon serve's limits (docs/hpmon-serve.md, HTTP). The request target
 # must be /metrics exactly: with a query it is 400, percent-encoded or
-# with more after it 404, each counted as rejected. Under a slow-request
+# with more after it 404 (a raw NUL byte after it too, which the library
+# cuts the target at), each counted as rejected. Under a slow-request
 # attack (slowloris: connections that send one byte of their headers every
 # 3 s, which an idle timeout never ends), on 127.0.0.1 only:
 #   - 32 such connections from one address (127.0.0.2) hold 4 slots, the
@@ -33,10 +34,33 @@ expect_eq "GET /metrics%00" 404 "$(code "$SERVE_URL/metrics%00")"
 expect_eq "GET /%6detrics" 404 "$(code "$SERVE_URL/%6detrics")"
 expect_eq "GET /metrics%3Fx" 404 "$(code "$SERVE_URL/metrics%3Fx")"
 expect_eq "GET /metrics/" 404 "$(code "$SERVE_URL/metrics/")"
+# a raw NUL byte in the request line, which curl cannot send: the library
+# cuts the target there ("/metrics\0x" read as "/metrics"), so it is told
+# apart from the line as sent
+raw() {
+	python3 - "${SERVE_URL#http://}" "$1" <<'PY'
+import socket, sys
+host, port = sys.argv[1].rsplit(":", 1)
+s = socket.create_connection((host, int(port)), timeout=30)
+s.sendall(sys.argv[2].encode().replace(b"NUL", b"\0") + b" HTTP/1.1\r\nHost: x\r\n"
+          b"Connection: close\r\n\r\n")
+reply = b""
+while True:
+    b = s.recv(65536)
+    if not b:
+        break
+    reply += b
+print(reply.split(b" ", 2)[1].decode() if reply.startswith(b"HTTP/") else "none")
+PY
+}
+expect_eq "GET /metrics (a raw request)" 200 "$(raw "GET /metrics")"
+expect_eq "GET /metricsNULx, a raw NUL byte" 404 "$(raw "GET /metricsNULx")"
+expect_eq "GET /metricsNUL, a raw NUL byte last" 404 "$(raw "GET /metricsNUL")"
+expect_eq "HEAD /metricsNULx, a raw NUL byte" 404 "$(raw "HEAD /metricsNULx")"
 curl -s --max-time 30 "$SERVE_URL/metrics?x=1" >"$E2E_TMP/400" || true
 expect_grep "why a query is refused" "takes no query" "$E2E_TMP/400"
 curl -sS --max-time 30 -o "$E2E_TMP/m" "$SERVE_URL/metrics" || fail "cannot scrape"
-expect_eq "the refusals counted" "hpmon_rejected_requests_total 7" \
+expect_eq "the refusals counted" "hpmon_rejected_requests_total 10" \
 	"$(grep '^hpmon_rejected_requests_total' "$E2E_TMP/m")"
 
 # -- slowloris

@@ -12,7 +12,8 @@
  * down the socket of a connection past its deadline (the library then
  * sees it end and closes it). Only GET (and HEAD) of /metrics, exactly as
  * written in the request line, is served: /metrics with a query is 400,
- * another path (percent-encoded ones included, /metrics%00 among them)
+ * another path (percent-encoded ones included, /metrics%00 among them,
+ * and a raw NUL byte in the line, "/metrics\0x", which the library cuts)
  * 404, another method 405, a request with a body 413. hpmon makes the
  * listening socket itself, so that a port in use or an address that is
  * not this machine's is named with its cause.
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +261,27 @@ static bool has_body(struct MHD_Connection *c)
 	return te || (cl && strspn(cl, "0") != strlen(cl));
 }
 
+/*
+ * Whether the request line's target held a NUL byte ("GET /metrics\0x
+ * HTTP/1.1"). The library takes the line as bytes up to its end, then
+ * hands the target and the handler C strings: a NUL cuts "/metrics\0x"
+ * to "/metrics". The target and the version are in the connection's read
+ * buffer as the line had them, the blank between them made a NUL: the
+ * version starts right after the target's last byte, so a target that
+ * ends before that held a NUL. (Were they in separate buffers, as a
+ * library that copied them might put them, the version would not lie
+ * within a line's length after the target: then nothing can be told, and
+ * the library is trusted to have refused the NUL itself.) A query ends
+ * the target early too ("/metrics?x" is "/metrics"): ask after it.
+ */
+static bool target_cut(const char *url, const char *version)
+{
+	uintptr_t u = (uintptr_t)url, v = (uintptr_t)version;
+	if (!version || v <= u || v - u > HTTP_REQUEST_MAX)
+		return false;
+	return v - u != strlen(url) + 1;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **req_cls)
@@ -273,6 +296,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (*target == TARGET_QUERY)
 		return refuse(h, c, MHD_HTTP_BAD_REQUEST,
 			      "bad request: /metrics takes no query string\n");
+	if (target_cut(url, version))
+		return refuse(h, c, MHD_HTTP_NOT_FOUND,
+			      "not found: hpmon serves GET /metrics only\n");
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return refuse(h, c, MHD_HTTP_METHOD_NOT_ALLOWED,
 			      "method not allowed: /metrics takes GET (or HEAD)\n");
