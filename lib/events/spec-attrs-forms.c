@@ -376,6 +376,10 @@ static int parse_named(struct hpm_resolver *p, struct hpm_event *ev,
 		goto mods;
 	if (rc != -ENOENT)
 		return rc;
+	/* 3b. an event of the vendor's table for this model (INST_RETIRED.ANY) */
+	rc = hpm_resolver__vendor_event(p, (size_t)(ev - p->list->ev), s, len, nlen, pos);
+	if (rc != -ENOENT)
+		return rc;
 	/* 4. libpfm4 native: the whole string (its ':' are umasks/modifiers),
 	 * then the string without a trailing hpmon modifier group. */
 	if (len < 256) {

@@ -11,6 +11,8 @@
  *   spec-attrs-forms.c   which form an event is written in, and the
  *                        named forms: generic, raw, TYPE:CONFIG,
  *                        tracepoint, libpfm4 native, PAPI preset, mem:
+ *   spec-attrs-vendor.c  an event of the vendor's table written bare
+ *                        (INST_RETIRED.ANY), as PMU/NAME/ on its PMUs
  *   spec-attrs-expand.c  one written event as several: per core PMU of
  *                        a hybrid CPU, per uncore box; a group so split
  *   spec-attrs-pmu.c     the PMU/terms/ form: format fields, sysfs
@@ -81,6 +83,14 @@ int hpm_resolver__rename(struct hpm_event *ev, const char *s, size_t len);
 /* Event @idx of the list (appended for @e, its own leader or a member of
  * the group it is written in) resolved in whichever form @e is written. */
 int hpm_resolver__event(struct hpm_resolver *p, size_t idx, const struct hpm_spec_event *e);
+
+/* ---- events/spec-attrs-vendor.c ---- */
+
+/* NAME[:mods] (@s, @len bytes at @pos, the name its first @nlen) as an
+ * event of the vendor's table for this model, into event @idx and the
+ * events it expands to: -ENOENT when the table has no such name. */
+int hpm_resolver__vendor_event(struct hpm_resolver *p, size_t idx, const char *s, size_t len,
+			       size_t nlen, size_t pos);
 
 /* ---- events/spec-attrs-expand.c ---- */
 

@@ -16,6 +16,7 @@
 #include "core/suggest-internal.h"
 #include "events/generic-internal.h"
 #include "events/spec-attrs-internal.h"
+#include "events/vendor-internal.h"
 #include "events/spec-terms-internal.h"
 #include "events/spec-tokens-internal.h"
 
@@ -120,6 +121,34 @@ static int apply_terms(struct hpm_resolver *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *terms,
 		       size_t len, size_t pos, bool from_alias);
 
+/*
+ * @alias is no sysfs alias of @pmu: an event of the vendor's table for
+ * this model that counts on it (INST_RETIRED.ANY on cpu, UNC_M_CAS_COUNT.RD
+ * on uncore_imc_0), as perf 6.1 adds the table's events to the PMU's
+ * aliases, after sysfs's (docs/vendor-tables.md). -ENOENT when none.
+ */
+static int vendor_alias(struct hpm_resolver *p, struct hpm_event *ev,
+			const struct hpm_pmu *pmu, const char *alias, size_t pos)
+{
+	const struct hpm_vendor_event *v;
+	int rc;
+
+	if (pmu->no_sysfs ||
+	    !(v = hpm__vendor_event_on(p->list->ctx, alias, pmu->name, pmu->core)))
+		return -ENOENT;
+	if (v->scale_unit)
+		ev->scale = hpm__vendor_scale_unit(v->scale_unit, ev->unit, sizeof(ev->unit));
+	rc = apply_terms(p, ev, pmu, v->terms, strlen(v->terms), pos, true);
+	if (rc && p->err->err) {
+		snprintf(p->err->msg, sizeof(p->err->msg),
+			 "the vendor's event %s has terms '%s' that PMU %s cannot take "
+			 "(its format has no such field)", v->name, v->terms, pmu->name);
+		p->err->err = -HPM_ERR_SYSFS;
+		return -HPM_ERR_SYSFS;
+	}
+	return rc;
+}
+
 static int apply_alias(struct hpm_resolver *p, struct hpm_event *ev,
 		       const struct hpm_pmu *pmu, const char *name,
 		       size_t len, size_t pos)
@@ -133,6 +162,8 @@ static int apply_alias(struct hpm_resolver *p, struct hpm_event *ev,
 	memcpy(alias, name, len);
 	alias[len] = '\0';
 	rc = hpm_pmu__alias(p->list->ctx, pmu, alias, &a);
+	if (rc == -ENOENT)
+		return vendor_alias(p, ev, pmu, alias, pos);
 	if (rc)
 		return rc;
 	ev->scale = a.scale;
@@ -345,7 +376,7 @@ static int apply_term(struct hpm_resolver *p, struct hpm_event *ev,
 {
 	const char *t = term->t, *v = term->v;
 	size_t tlen = term->tlen, klen = term->klen, vlen = term->vlen;
-	char key[32];
+	char key[128]; /* a vendor's event names up to 79 bytes */
 	uint64_t val = 1;
 	struct perf_event_attr *a = &ev->attr;
 	int rc;

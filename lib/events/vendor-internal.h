@@ -88,6 +88,17 @@ int hpm__vendor_event(struct hpm_ctx *ctx, const char *name,
 int hpm__vendor_events(struct hpm_ctx *ctx, const struct hpm_vendor_event **ev,
 		       size_t *nr);
 
+/* Whether an entry of PMU @entry_pmu ("cpu", "cpu_core", "uncore_imc")
+ * counts on sysfs PMU @pmu (@core: a core PMU), as perf 6.1 adds a
+ * table's events to a PMU's aliases: "cpu" is every core PMU; any other
+ * name is that PMU or the boxes named after it ("uncore_imc_0"). */
+bool hpm__vendor_pmu_match(const char *entry_pmu, const char *pmu, bool core);
+
+/* The entry of @name (case-insensitive) that counts on sysfs PMU @pmu,
+ * or NULL. */
+const struct hpm_vendor_event *hpm__vendor_event_on(struct hpm_ctx *ctx, const char *name,
+						    const char *pmu, bool core);
+
 /* What perf's ScaleUnit "64Bytes" or "6.103515625e-5MiB" means: the scale
  * (1 when it has no number) and the unit after it, into @unit. */
 double hpm__vendor_scale_unit(const char *scale_unit, char *unit, size_t len);

@@ -537,3 +537,26 @@ double hpm__vendor_scale_unit(const char *scale_unit, char *unit, size_t len)
 	}
 	return scale;
 }
+
+bool hpm__vendor_pmu_match(const char *entry_pmu, const char *pmu, bool core)
+{
+	size_t n = strlen(entry_pmu);
+
+	if (!strcmp(entry_pmu, "cpu"))
+		return core;
+	return !strncmp(pmu, entry_pmu, n) && (!pmu[n] || pmu[n] == '_');
+}
+
+const struct hpm_vendor_event *hpm__vendor_event_on(struct hpm_ctx *ctx, const char *name,
+						    const char *pmu, bool core)
+{
+	const struct hpm_vendor_event *ev;
+	size_t nr;
+
+	if (hpm__vendor_event(ctx, name, &ev, &nr))
+		return NULL;
+	for (size_t i = 0; i < nr; i++)
+		if (hpm__vendor_pmu_match(ev[i].pmu, pmu, core))
+			return &ev[i];
+	return NULL;
+}
