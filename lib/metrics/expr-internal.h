@@ -16,16 +16,18 @@
 #include <stddef.h>
 #include <hpmon/metric.h>
 
-/* Bounds on untrusted input (metric files, --metric). */
-#define HPM_EXPR_MAX_LEN 4096    /* characters of one expression */
+/* Bounds on untrusted input (metric files, --metric), with room over what
+ * perf 6.1's x86 and arm64 tables need (docs/metrics.md, "Bounds"). */
+#define HPM_EXPR_MAX_LEN 8192    /* characters of one expression (tables: 1304) */
 #define HPM_EXPR_MAX_DEPTH 64    /* nesting of parentheses and operators (docs/metrics.md) */
 #define HPM_EXPR_MAX_NODES 1024  /* nodes of one expression */
 #define HPM_EXPR_MAX_NAME 255    /* characters of one name */
 /* Distinct inputs (events and context values) one evaluation may use,
- * references to other metrics followed; also the refs of one expression. */
-#define HPM_EXPR_MAX_INPUTS 32
-/* Metrics that refer to metrics: how deep the chain may go. */
-#define HPM_METRIC_MAX_CHAIN 8
+ * references to other metrics followed; also the refs of one expression
+ * (tables: 52 events for one metric, 19 names in one formula). */
+#define HPM_EXPR_MAX_INPUTS 128
+/* Metrics that refer to metrics: how deep the chain may go (tables: 7). */
+#define HPM_METRIC_MAX_CHAIN 16
 
 enum hpm_node_kind {
 	HPM_N_NUM,   /* a number */
@@ -43,7 +45,11 @@ enum hpm_binop {
 	HPM_OP_AND, HPM_OP_OR,
 };
 
-enum hpm_func { HPM_F_MIN, HPM_F_MAX, HPM_F_ABS };
+enum hpm_func {
+	HPM_F_MIN, HPM_F_MAX, HPM_F_ABS,
+	HPM_F_D_RATIO,      /* perf's d_ratio(a, b): a / b, 0 when b is 0 */
+	HPM_F_SOURCE_COUNT, /* perf's source_count(event): counters summed into it */
+};
 
 struct hpm_node {
 	enum hpm_node_kind kind;
@@ -63,6 +69,16 @@ struct hpm_expr {
 	size_t nr_nodes;
 };
 
+/* The canonical spelling of literal @name (#SMT_on, #num_packages ...;
+ * case-insensitive), or NULL when it is none. */
+const char *hpm_expr__literal(const char *name);
+/* The name written [@s, @s + @len) as an event spec, into @buf (room for
+ * HPM_EXPR_MAX_NAME + 1; @len at most HPM_EXPR_MAX_NAME): perf's escapes
+ * '\x' undone and its '@' written '/' (cpu@EVENT\,cmask\=1@ is
+ * cpu/EVENT,cmask=1/), a literal in its canonical spelling; @quoted: as
+ * written (metrics/expr-names.c). */
+void hpm_expr__ref_name(const char *s, size_t len, bool quoted, char *buf);
+
 /*
  * Evaluation. A name is looked up through @resolve, which says either
  * that it is an input (slot @*slot of @inputs) or that it is another
@@ -78,6 +94,8 @@ struct hpm_eval {
 	void *arg;
 	const struct hpm_value *inputs; /* values of the slots */
 	size_t nr_inputs;               /* at most HPM_EXPR_MAX_INPUTS */
+	/* How many counters were summed into slot @i (source_count); NULL: 1. */
+	double (*sources)(void *arg, size_t i);
 	/* The covariance of slots i != j; NULL: independent inputs. */
 	double (*cov)(void *arg, size_t i, size_t j);
 	/* internal */

@@ -11,8 +11,14 @@
  *   add    := mul (('+' | '-') mul)*
  *   mul    := unary (('*' | '/') unary)*
  *   unary  := ('-' | '+') unary | primary
- *   primary:= NUMBER | NAME | STRING | FUNC '(' cond (',' cond)* ')'
+ *   primary:= NUMBER | NAME | STRING | LITERAL | FUNC '(' cond (',' cond)* ')'
  *           | '(' cond ')'
+ *
+ * perf's metric syntax is accepted as well (docs/vendor-tables.md): a
+ * name may hold '\' escapes and a PMU event written with '@' for '/'
+ * (cpu@EVENT\,cmask\=1@ is the event cpu/EVENT,cmask=1/), a LITERAL is
+ * '#' and a name (#SMT_on, a context value), and the functions d_ratio
+ * and source_count are perf's.
  *
  * Everything is bounded (length, nesting, nodes, names), so a file or a
  * command line cannot make the parser recurse without end.
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "metrics/expr-internal.h"
 
@@ -77,15 +84,40 @@ static bool mod_char(char c) { return isalnum((unsigned char)c) || c == '_' || c
 static size_t scan_name(const char *s)
 {
 	size_t i = 0;
-	while (name_char(s[i]) ||
-	       /* a '-' between letters is part of the name: page-faults */
-	       (s[i] == '-' && i > 0 && name_char(s[i - 1]) && isalpha((unsigned char)s[i + 1])))
-		i++;
+	for (;;) {
+		if (name_char(s[i]) ||
+		    /* a '-' between letters is part of the name: page-faults */
+		    (s[i] == '-' && i > 0 && name_char(s[i - 1]) && isalpha((unsigned char)s[i + 1]))) {
+			i++;
+		} else if (s[i] == '\\' && s[i + 1] && strchr("-,=", s[i + 1])) {
+			i += 2; /* perf's escapes: \, \= \- */
+		} else if (s[i] == '@' && i > 0) {
+			/* perf's PMU event, pmu@terms@: to the closing '@' */
+			size_t j = i + 1;
+			while (s[j] && s[j] != '@' && !isspace((unsigned char)s[j]) &&
+			       !strchr("()", s[j]))
+				j += s[j] == '\\' && s[j + 1] ? 2 : 1;
+			if (s[j] != '@')
+				break;
+			i = j + 1;
+		} else {
+			break;
+		}
+	}
 	while (s[i] == ':' && mod_char(s[i + 1])) {
 		i++;
 		while (mod_char(s[i]))
 			i++;
 	}
+	return i;
+}
+
+/* A literal: '#' and letters, digits, '_', '.' and '-' (perf's). */
+static size_t scan_literal(const char *s)
+{
+	size_t i = 1;
+	while (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-')
+		i++;
 	return i;
 }
 
@@ -159,6 +191,12 @@ static void next(struct parser *p)
 			while (name_char(s[p->pos + t->len]))
 				t->len++;
 		}
+		p->pos += t->len;
+		return;
+	}
+	if (c == '#' && (isalnum((unsigned char)s[p->pos + 1]) || s[p->pos + 1] == '_')) {
+		t->kind = T_NAME;
+		t->len = scan_literal(s + p->pos);
 		p->pos += t->len;
 		return;
 	}
@@ -245,6 +283,9 @@ static int expected(struct parser *p, const char *what)
 			return fail(p, t->pos, t->len, "'%.*s' is not a number", (int)t->len, s);
 		if (*s == '=')
 			return fail(p, t->pos, 1, "'=' is not an operator here (compare with '==')");
+		if (*s == '@')
+			return fail(p, t->pos, 1, "'@' opens a PMU event in perf's syntax "
+				    "(pmu@terms@) that is never closed");
 		return fail(p, t->pos, t->len, "unexpected character '%c'", *s);
 	}
 	return fail(p, t->pos, t->len, "expected %s, found '%.*s'", what, (int)t->len,
@@ -318,17 +359,22 @@ bad:
 	return NULL;
 }
 
-static int add_ref(struct parser *p, size_t pos, size_t len, size_t *idx)
+static int add_ref(struct parser *p, size_t pos, size_t len, bool quoted, size_t *idx)
 {
 	struct hpm_expr *e = p->e;
-	const char *name = p->s + pos;
+	char name[HPM_EXPR_MAX_NAME + 1];
 
 	if (len == 0)
 		return fail(p, pos ? pos - 1 : 0, 2, "empty quoted event name");
 	if (len > HPM_EXPR_MAX_NAME)
 		return fail(p, pos, len, "name longer than %d characters", HPM_EXPR_MAX_NAME);
+	hpm_expr__ref_name(p->s + pos, len, quoted, name);
+	if (name[0] == '#' && !quoted && !hpm_expr__literal(name))
+		return fail(p, pos, len, "unknown literal '%s' (there are #SMT_on, #core_wide, "
+			    "#num_cpus, #num_cpus_online, #num_cores, #num_dies, #num_packages, "
+			    "#slots and #system_tsc_freq)", name);
 	for (size_t i = 0; i < e->nr_refs; i++)
-		if (strlen(e->refs[i]) == len && !strncmp(e->refs[i], name, len)) {
+		if (!strcmp(e->refs[i], name)) {
 			*idx = i;
 			return 0;
 		}
@@ -339,7 +385,7 @@ static int add_ref(struct parser *p, size_t pos, size_t len, size_t *idx)
 	if (!v)
 		return -ENOMEM;
 	e->refs = v;
-	v[e->nr_refs] = strndup(name, len);
+	v[e->nr_refs] = strdup(name);
 	if (!v[e->nr_refs])
 		return -ENOMEM;
 	*idx = e->nr_refs++;
@@ -354,6 +400,8 @@ static struct hpm_node *parse_call(struct parser *p, unsigned depth)
 		{ "min", HPM_F_MIN, 1, 16 },
 		{ "max", HPM_F_MAX, 1, 16 },
 		{ "abs", HPM_F_ABS, 1, 1 },
+		{ "d_ratio", HPM_F_D_RATIO, 2, 2 },
+		{ "source_count", HPM_F_SOURCE_COUNT, 1, 1 },
 	};
 	struct hpm_node *args[16];
 	unsigned nr = 0;
@@ -364,7 +412,8 @@ static struct hpm_node *parse_call(struct parser *p, unsigned depth)
 		if (strlen(funcs[f].name) == flen && !strncmp(p->s + pos, funcs[f].name, flen))
 			break;
 	if (f == sizeof(funcs) / sizeof(funcs[0])) {
-		fail(p, pos, flen, "unknown function '%.*s' (there are min, max and abs)",
+		fail(p, pos, flen, "unknown function '%.*s' (there are min, max, abs, d_ratio and "
+		     "source_count)",
 		     (int)flen, p->s + pos);
 		return NULL;
 	}
@@ -387,6 +436,15 @@ static struct hpm_node *parse_call(struct parser *p, unsigned depth)
 		if (p->t.kind == T_RP)
 			break;
 		expected(p, "',' or ')'");
+		goto bad;
+	}
+	if (nr < funcs[f].min) {
+		fail(p, p->t.pos, p->t.len, "%s takes %u arguments", funcs[f].name, funcs[f].min);
+		goto bad;
+	}
+	if (funcs[f].f == HPM_F_SOURCE_COUNT &&
+	    (args[0]->kind != HPM_N_REF || p->e->refs[args[0]->ref][0] == '#')) {
+		fail(p, args[0]->pos, args[0]->len, "source_count takes an event");
 		goto bad;
 	}
 	size_t end = p->t.pos + 1;
@@ -425,7 +483,7 @@ static struct hpm_node *parse_primary(struct parser *p, unsigned depth)
 			if (p->s[q] == '(')
 				return parse_call(p, depth);
 		}
-		if (add_ref(p, t.pos, t.len, &idx))
+		if (add_ref(p, t.pos, t.len, t.kind == T_STR, &idx))
 			return NULL;
 		next(p);
 		/* the node spans the quotes too */

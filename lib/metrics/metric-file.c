@@ -9,9 +9,19 @@
  *       desc     ONE LINE
  *       group    NAME [NAME...]
  *       form     ratio | percent | per-second | per-kinst | value
+ *       scale    NUMBER              (the value is the formula times it)
+ *       pmu      NAME                (the vendor's PMU of a hybrid model)
+ *       constraint NO_NMI_WATCHDOG | NO_GROUP_EVENTS | NO_GROUP_EVENTS_NMI
+ *                | NO_GROUP_EVENTS_SMT   (how perf groups its events)
+ *
+ * The vendors' tables (docs/vendor-tables.md) are in this format, with
+ * perf's expression syntax in their formulas: a '#' directly followed by
+ * a letter, after a blank or '(', is perf's literal (#SMT_on), not a
+ * comment.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +32,12 @@
 #include "events/evlist-internal.h"
 #include "metrics/metric-internal.h"
 
+/* Bounds (perf 6.1's tables: 80 KiB files, formulas of 1304 characters,
+ * names of 67). */
 #define MAX_FILE (1u << 20)
-#define MAX_LINE 8192
-#define MAX_NAME 63
+#define MAX_LINE 16384
+#define MAX_NAME 127
+#define MAX_GROUPS 1024
 
 /* ---- the file parser ---- */
 
@@ -105,7 +118,11 @@ static bool norm_groups(const char *in, char *out, size_t len)
 	return o > 0;
 }
 
-enum { K_FORMULA, K_UNIT, K_DESC, K_GROUP, K_FORM };
+enum { K_FORMULA, K_UNIT, K_DESC, K_GROUP, K_FORM, K_SCALE, K_PMU, K_CONSTRAINT };
+
+static const char *const constraints[] = {
+	"NO_NMI_WATCHDOG", "NO_GROUP_EVENTS", "NO_GROUP_EVENTS_NMI", "NO_GROUP_EVENTS_SMT",
+};
 
 static int set_str(char **dst, const char *v)
 {
@@ -130,6 +147,13 @@ static int complete(struct hpm_metric *m, struct hpm_parse_error *xe)
 		return rc;
 	hpm_expr__free(x);
 	char *full = hpm_metric__apply_form(m->formula, m->form);
+	if (full && m->scale != 0 && m->scale != 1) {
+		char *scaled = NULL;
+		if (asprintf(&scaled, "(%s) * %.17g", full, m->scale) < 0)
+			scaled = NULL;
+		free(full);
+		full = scaled;
+	}
 	rc = full ? hpm_expr__parse(full, &m->expr, xe) : -ENOMEM;
 	free(full);
 	if (rc)
@@ -140,7 +164,13 @@ static int complete(struct hpm_metric *m, struct hpm_parse_error *xe)
 		m->desc = strdup("");
 	if (!m->groups)
 		m->groups = strdup("");
-	return m->unit && m->desc && m->groups ? 0 : -ENOMEM;
+	if (!m->pmu)
+		m->pmu = strdup("");
+	if (!m->constraint)
+		m->constraint = strdup("");
+	if (m->scale == 0)
+		m->scale = 1;
+	return m->unit && m->desc && m->groups && m->pmu && m->constraint ? 0 : -ENOMEM;
 }
 
 /* Complete the metric being read and keep it. */
@@ -158,6 +188,14 @@ static int finish(struct mparse *p)
 		hpm_metric__free(m);
 		return rc;
 	}
+	for (size_t i = 0; i < p->nr_pending; i++)
+		if (!strcmp(p->pending[i]->name, m->name) &&
+		    !strcmp(p->pending[i]->pmu ? p->pending[i]->pmu : "", m->pmu ? m->pmu : "")) {
+			rc = perr(p, p->cur_line, 0, m->name, "metric %s is defined twice in this file%s",
+				  m->name, m->pmu ? " for this pmu" : "");
+			hpm_metric__free(m);
+			return rc;
+		}
 	rc = complete(m, &xe);
 	if (rc) {
 		if (rc != -ENOMEM)
@@ -188,10 +226,6 @@ static int start_metric(struct mparse *p, unsigned line, size_t off, const char 
 		return perr(p, line, off, name,
 			    "'%s' is not a metric name (letters, digits, '_' and '.', not a "
 			    "keyword, function or context value)", name);
-	for (size_t i = 0; i < p->nr_pending; i++)
-		if (!strcmp(p->pending[i]->name, name))
-			return perr(p, line, off, name, "metric %s is defined twice in this file",
-				    name);
 	if (p->nr_pending >= HPM_METRICSET_MAX)
 		return perr(p, line, off, name, "more than %d metrics", HPM_METRICSET_MAX);
 	m = calloc(1, sizeof(*m));
@@ -211,7 +245,8 @@ static int attribute(struct mparse *p, unsigned line, size_t off, size_t val_off
 {
 	static const char *const keys[] = {
 		[K_FORMULA] = "formula", [K_UNIT] = "unit", [K_DESC] = "desc",
-		[K_GROUP] = "group", [K_FORM] = "form",
+		[K_GROUP] = "group", [K_FORM] = "form", [K_SCALE] = "scale", [K_PMU] = "pmu",
+		[K_CONSTRAINT] = "constraint",
 	};
 	struct hpm_metric *m = p->cur;
 	int k;
@@ -223,7 +258,8 @@ static int attribute(struct mparse *p, unsigned line, size_t off, size_t val_off
 		k = K_GROUP;
 	if (k == (int)(sizeof(keys) / sizeof(keys[0])))
 		return perr(p, line, off, key,
-			    "unknown keyword '%s' (metric, formula, unit, desc, group, form)", key);
+			    "unknown keyword '%s' (metric, formula, unit, desc, group, form, scale, "
+			    "pmu, constraint)", key);
 	if (!m)
 		return perr(p, line, off, key, "'%s' before the first 'metric NAME' line", key);
 	if (p->have & (1u << k))
@@ -241,7 +277,7 @@ static int attribute(struct mparse *p, unsigned line, size_t off, size_t val_off
 	case K_DESC:
 		return set_str(&m->desc, val);
 	case K_GROUP: {
-		char g[256];
+		char g[MAX_GROUPS];
 		if (!norm_groups(val, g, sizeof(g)))
 			return perr(p, line, val_off, val,
 				    "groups of %s: names of letters, digits, '_', '-' and '.' expected",
@@ -254,6 +290,28 @@ static int attribute(struct mparse *p, unsigned line, size_t off, size_t val_off
 		return perr(p, line, val_off, val,
 			    "form of %s must be ratio, percent, per-second, per-kinst or value, not '%s'",
 			    m->name, val);
+	case K_SCALE: {
+		char *end;
+		double v = strtod(val, &end);
+		if (end != val && !*end && isfinite(v) && v != 0)
+			return (m->scale = v), 0;
+		return perr(p, line, val_off, val, "scale of %s must be a number other than 0, "
+			    "not '%s'", m->name, val);
+	}
+	case K_PMU:
+		for (const char *c = val; *c; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("_-,", *c))
+				return perr(p, line, val_off, val,
+					    "pmu of %s: a PMU name of letters, digits, '_', '-' and ',' expected",
+					    m->name);
+		return set_str(&m->pmu, val);
+	case K_CONSTRAINT:
+		for (size_t i = 0; i < sizeof(constraints) / sizeof(constraints[0]); i++)
+			if (!strcmp(val, constraints[i]))
+				return set_str(&m->constraint, val);
+		return perr(p, line, val_off, val,
+			    "constraint of %s must be NO_NMI_WATCHDOG, NO_GROUP_EVENTS, "
+			    "NO_GROUP_EVENTS_NMI or NO_GROUP_EVENTS_SMT, not '%s'", m->name, val);
 	}
 	return 0;
 }
@@ -285,6 +343,25 @@ static int parse_line(struct mparse *p, unsigned line, size_t off, char *s)
 	return attribute(p, line, off, off + (size_t)(val - key), key, val);
 }
 
+/* Where the comment of line @l starts, or NULL: a '#', except perf's
+ * literal in a formula, a '#' directly followed by a letter or '_' after
+ * a blank or '(' that is not the line's first character (#SMT_on). */
+static const char *comment(const char *l, size_t len)
+{
+	size_t first = 0;
+	while (first < len && (l[first] == ' ' || l[first] == '\t'))
+		first++;
+	for (size_t i = 0; i < len; i++) {
+		if (l[i] != '#')
+			continue;
+		if (i > first && i + 1 < len && strchr(" \t(", l[i - 1]) &&
+		    (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_'))
+			continue;
+		return l + i;
+	}
+	return NULL;
+}
+
 static int parse_text(struct mparse *p)
 {
 	const char *s = p->text;
@@ -305,7 +382,7 @@ static int parse_text(struct mparse *p)
 			start_off = pos;
 		}
 		pos += len + (nl ? 1 : 0);
-		const char *hash = memchr(l, '#', len);
+		const char *hash = comment(l, len);
 		if (hash)
 			len = (size_t)(hash - l);
 		while (len && (l[len - 1] == '\r' || l[len - 1] == ' ' || l[len - 1] == '\t'))

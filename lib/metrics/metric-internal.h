@@ -21,8 +21,18 @@
 #include "events/family-internal.h"
 #include "metrics/expr-internal.h"
 
-/* Metrics one set may hold. */
+/* Metrics one set may hold (perf 6.1's largest table: 236, with hpmon's
+ * own about 300). */
 #define HPM_METRICSET_MAX 4096
+
+/* perf's literals of this machine (metrics/literal.c), read at the first
+ * use; -1 or 0 where it does not say. */
+struct hpm_literals {
+	bool read;
+	int smt_on;              /* 1, 0, or -1 unknown */
+	double num_cpus, num_cpus_online, num_packages, num_dies, num_cores;
+	double slots, tsc_hz;
+};
 
 struct hpm_metric {
 	char *name;
@@ -31,6 +41,9 @@ struct hpm_metric {
 	char *desc;
 	char *groups;    /* space separated */
 	char *origin;
+	char *pmu;         /* the vendor's Unit (hybrid: cpu_core, cpu_atom), or "" */
+	char *constraint;  /* perf's MetricConstraint (NO_NMI_WATCHDOG ...), or "" */
+	double scale;      /* the value is the formula times this (1 when not given) */
 	enum hpm_metric_form form;
 	struct hpm_expr *expr; /* the form applied */
 };
@@ -52,7 +65,12 @@ struct hpm_metricset {
 	bool fam_known;
 	bool no_builtin;
 	int load_err;
+	struct hpm_literals lit;
 };
+
+/* The value of perf's literal @name (#SMT_on ...) on the set's machine,
+ * or n/a saying what is not known (metrics/literal.c). */
+void hpm__metric_literal(struct hpm_metricset *ms, const char *name, struct hpm_value *out);
 
 /*
  * Read the built-in metrics not read yet: all of them (@all), or only
@@ -83,7 +101,7 @@ char *hpm_metric__apply_form(const char *formula, enum hpm_metric_form f);
 int hpm_metricset__put(struct hpm_metricset *ms, struct hpm_metric *m);
 
 /* Is @name a context value (duration_time, interval_time, num_cpus,
- * cpu_hz)? */
+ * cpu_hz, or one of perf's literals: #SMT_on ...)? */
 bool hpm_metric__is_context(const char *name);
 
 /* The unit a metric is printed with: its own, or what its form implies. */

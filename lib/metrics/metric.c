@@ -17,12 +17,17 @@
 #include "events/evlist-internal.h"
 #include "metrics/metric-internal.h"
 
+#define HPM_STR_(x) #x
+#define HPM_STR(x) HPM_STR_(x)
+
 static const char *const context_names[] = {
 	"duration_time", "interval_time", "num_cpus", "cpu_hz",
 };
 
 bool hpm_metric__is_context(const char *name)
 {
+	if (name[0] == '#')
+		return hpm_expr__literal(name) != NULL;
 	for (size_t i = 0; i < sizeof(context_names) / sizeof(context_names[0]); i++)
 		if (!strcmp(name, context_names[i]))
 			return true;
@@ -62,6 +67,8 @@ void hpm_metric__free(struct hpm_metric *m)
 	free(m->desc);
 	free(m->groups);
 	free(m->origin);
+	free(m->pmu);
+	free(m->constraint);
 	hpm_expr__free(m->expr);
 	free(m);
 }
@@ -137,11 +144,13 @@ const struct hpm_metric *hpm__metricset_find(const struct hpm_metricset *ms, con
 	return NULL;
 }
 
-/* Add @m (taken), replacing a metric of the same name in place. */
+/* Add @m (taken), replacing a metric of the same name (and pmu) in place. */
 int hpm_metricset__put(struct hpm_metricset *ms, struct hpm_metric *m)
 {
+	/* a hybrid model's tables name a metric once per core type (pmu) */
 	for (size_t i = 0; i < ms->nr; i++)
-		if (!strcmp(ms->m[i]->name, m->name)) {
+		if (!strcmp(ms->m[i]->name, m->name) &&
+		    !strcmp(ms->m[i]->pmu ? ms->m[i]->pmu : "", m->pmu ? m->pmu : "")) {
 			hpm_metric__free(ms->m[i]);
 			ms->m[i] = m;
 			return 0;
@@ -224,7 +233,7 @@ int hpm_metricset__check(const struct hpm_metricset *ms, const struct hpm_metric
 	if (n < 0) {
 		err->err = n == -E2BIG ? -HPM_ERR_TOO_MANY : n;
 		snprintf(err->msg, sizeof(err->msg), "%s: %s", m->name,
-			 n == -E2BIG ? "counts more than 32 events"
+			 n == -E2BIG ? "counts more than " HPM_STR(HPM_EXPR_MAX_INPUTS) " events"
 				     : "refers to itself through other metrics, or too deeply");
 		return err->err;
 	}

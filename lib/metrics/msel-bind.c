@@ -314,10 +314,12 @@ struct ectx {
 	const char *ctx_name[HPM_EXPR_MAX_INPUTS]; /* context values given slots */
 };
 
-static void context_value(const struct hpm_metric_env *env, const char *name,
-			  struct hpm_value *v)
+static void context_value(struct hpm_metricset *ms, const struct hpm_metric_env *env,
+			  const char *name, struct hpm_value *v)
 {
-	if (!strcmp(name, "duration_time")) {
+	if (name[0] == '#') {
+		hpm__metric_literal(ms, name, v);
+	} else if (!strcmp(name, "duration_time")) {
 		if (env->duration_s > 0)
 			hpm_value__set(v, env->duration_s, 0);
 		else
@@ -362,7 +364,7 @@ static int eval_resolve(void *arg, const char *name, size_t *slot,
 			snprintf(why, why_len, "more than %d inputs", HPM_EXPR_MAX_INPUTS);
 			return -E2BIG;
 		}
-		context_value(x->env, name, &x->in[n]);
+		context_value(x->sel->ms, x->env, name, &x->in[n]);
 		x->ctx_name[n] = name;
 		x->ev->nr_inputs = n + 1;
 		*slot = n;
@@ -420,6 +422,19 @@ static void leaf_value(const struct hpm_msel *sel, const struct leaf *lf,
 	hpm_value__set(v, sum, sqrt(var > 0 || isnan(var) ? var : 0));
 }
 
+/* How many counts were summed into leaf @i (perf's source_count): the
+ * bound events of its instance (uncore boxes, ...). */
+static double slot_sources(void *arg, size_t i)
+{
+	const struct ectx *x = arg;
+	const struct sel *s = x->s;
+
+	if (i >= s->nr_leaves || s->leaf[i].inst == SIZE_MAX)
+		return 1;
+	unsigned n = x->sel->inst[s->leaf[i].inst].nr_ev;
+	return n ? n : 1;
+}
+
 /* The covariance of leaves @i and @j of the metric evaluated (slots
  * beyond the leaves are context values: exact). */
 static double slot_cov(void *arg, size_t i, size_t j)
@@ -465,6 +480,7 @@ int hpm_msel__eval(const struct hpm_msel *sel, const struct hpm_metric_env *env,
 			.inputs = x.in,
 			.nr_inputs = s->nr_leaves,
 			.cov = env->cov ? slot_cov : NULL,
+			.sources = slot_sources,
 		};
 		x.ev = &ev;
 		for (unsigned k = 0; k < s->nr_leaves; k++)

@@ -100,6 +100,40 @@ static const struct row rows[] = {
 	{ L, "a > b", { { "a", 10, 3 }, { "b", 5, 1 } }, .want = 1, .want_sigma = 0 },
 	{ L, "a + b", { { "a", 10, NAN }, { "b", 5, 1 } }, .want = 15, .want_sigma = NAN },
 	{ L, "b * 2 + 0 * a", { { "a", 10, NAN }, { "b", 5, 1 } }, .want = 10, .want_sigma = 2 },
+	/* perf's syntax (docs/vendor-tables.md): vendor names with '.', PMU
+	 * events with '@' for '/' and '\' escapes, literals, d_ratio,
+	 * source_count, 1e9 and the '1.' perf's lexer takes */
+	{ L, "INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD",
+	  { { "INST_RETIRED.ANY", 300, 0 }, { "CPU_CLK_UNHALTED.THREAD", 200, 0 } }, .want = 1.5,
+	  .refs = "INST_RETIRED.ANY CPU_CLK_UNHALTED.THREAD" },
+	{ L, "(ICACHE_16B.IFDATA_STALL + 2 * cpu@ICACHE_16B.IFDATA_STALL\\,cmask\\=1\\,edge@) / CLKS",
+	  { { "ICACHE_16B.IFDATA_STALL", 10, 0 }, { "cpu/ICACHE_16B.IFDATA_STALL,cmask=1,edge/", 3, 0 },
+	    { "CLKS", 64, 0 } }, .want = 0.25,
+	  .refs = "ICACHE_16B.IFDATA_STALL cpu/ICACHE_16B.IFDATA_STALL,cmask=1,edge/ CLKS" },
+	{ L, "(64 * (uncore_imc@cas_count_read@ + uncore_imc@cas_count_write@) / 1000000000) / duration_time",
+	  { { "uncore_imc/cas_count_read/", 1e9, 0 }, { "uncore_imc/cas_count_write/", 5e8, 0 },
+	    { "duration_time", 2, 0 } }, .want = 48,
+	  .refs = "uncore_imc/cas_count_read/ uncore_imc/cas_count_write/ duration_time" },
+	{ L, "1e9 * a / imc_0@event\\=0x0@", { { "a", 2, 0 }, { "imc_0/event=0x0/", 4e9, 0 } },
+	  .want = 0.5, .refs = "a imc_0/event=0x0/" },
+	{ L, "((a / 2) if #SMT_on else b) * 4", { { "a", 10, 0 }, { "b", 7, 0 }, { "#SMT_on", 1, 0 } },
+	  .want = 20, .refs = "a #SMT_on b" },
+	{ L, "((a / 2) if #smt_ON else b) * 4", { { "a", 10, 0 }, { "b", 7, 0 }, { "#SMT_on", 0, 0 } },
+	  .want = 28, .refs = "a #SMT_on b" },
+	{ L, "a / (source_count(a) * #num_packages)",
+	  { { "a", 12, 0 }, { "#num_packages", 2, 0 } }, .want = 6, .refs = "a #num_packages" },
+	{ L, "d_ratio(a, b)", { { "a", 3, 0 }, { "b", 0, 0 } }, .want = 0 },
+	{ L, "d_ratio(a, b)", { { "a", 3, 0 }, { "b", 4, 0 } }, .want = 0.75 },
+	{ L, "d_ratio(a, b) * 100", { { "a", 3, 1 }, { "b", 4, 0 } }, .want = 75, .want_sigma = 25 },
+	{ L, "min(a, 1.) + max(2., b)", { { "a", 3, 0 }, { "b", 4, 0 } }, .want = 5 },
+	{ L, "#system_tsc_freq / 1e9 + #num_cpus_online * #slots + #num_dies + #num_cores + #core_wide + #num_cpus",
+	  { { "#system_tsc_freq", 2.1e9, 0 }, { "#num_cpus_online", 4, 0 }, { "#slots", 4, 0 },
+	    { "#num_dies", 1, 0 }, { "#num_cores", 2, 0 }, { "#core_wide", 0, 0 }, { "#num_cpus", 8, 0 } },
+	  .want = 29.1 },
+	/* perf stops at a division by zero and shows no value: n/a, saying why */
+	{ L, "a / (b - b)", { { "a", 3, 0 }, { "b", 4, 0 } }, .want = NA,
+	  .na = "division by zero: b - b is 0" },
+	{ L, "a / B.C", { { "a", 3, 0 }, { "B.C", NAN, 0 } }, .want = NA, .na = "B.C is missing" },
 };
 
 /* Parse errors: the expression, a substring of the message, the position. */
@@ -131,6 +165,12 @@ static const struct erow erows[] = {
 	{ __LINE__, "1 $ 2", "unexpected character '$'", 2 },
 	{ __LINE__, "a & b", "unexpected character '&'", 2 },
 	{ __LINE__, "1.2.3", "is not a number", 0 },
+	{ __LINE__, "a + #foo", "unknown literal '#foo'", 4 },
+	{ __LINE__, "d_ratio(a)", "d_ratio takes 2 arguments", 9 },
+	{ __LINE__, "d_ratio(a, b, c)", "d_ratio takes at most 2 arguments", 14 },
+	{ __LINE__, "source_count(1)", "source_count takes an event", 13 },
+	{ __LINE__, "source_count(#SMT_on)", "source_count takes an event", 13 },
+	{ __LINE__, "cpu@event\\=1 + 2", "(pmu@terms@) that is never closed", 3 },
 };
 
 static void check_row(const struct row *r)
@@ -249,19 +289,24 @@ static void test_limits(void **state)
 	for (int i = 0; i < 200; i++)
 		strcat(s, i ? "+1" : "1");
 	assert_int_equal(hpm_expr__parse(s, &e, &err), -HPM_ERR_SYNTAX);
-	/* longer than 4096 characters */
-	memset(s, ' ', 5000);
-	strcpy(s + 5000, "1");
+	/* 8192 characters parse, 8193 do not */
+	memset(s, ' ', 8191);
+	strcpy(s + 8191, "1");
+	assert_int_equal(hpm_expr__parse(s, &e, &err), 0);
+	hpm_expr__free(e);
+	memset(s, ' ', 8192);
+	strcpy(s + 8192, "1");
 	assert_int_equal(hpm_expr__parse(s, &e, &err), -HPM_ERR_SYNTAX);
 	assert_non_null(strstr(err.msg, "longer than"));
-	/* 32 distinct names, not 33 */
+	/* 128 distinct names, not 129 (in groups of 8: 64 levels at most) */
 	s[0] = '\0';
-	for (int i = 0; i < 32; i++)
-		sprintf(s + strlen(s), "%s(n%d)", i ? "*" : "", i);
+	for (int i = 0; i < 128; i++)
+		sprintf(s + strlen(s), "%s%sn%d%s", i ? (i % 8 ? "*" : ")*") : "",
+			i % 8 ? "" : "(", i, i == 127 ? ")" : "");
 	assert_int_equal(hpm_expr__parse(s, &e, &err), 0);
-	assert_int_equal(hpm_expr__nr_refs(e), 32);
+	assert_int_equal(hpm_expr__nr_refs(e), 128);
 	hpm_expr__free(e);
-	strcat(s, "*n32");
+	strcat(s, "*n128");
 	assert_int_equal(hpm_expr__parse(s, &e, &err), -HPM_ERR_SYNTAX);
 	assert_non_null(strstr(err.msg, "distinct names"));
 	/* a name of 300 characters */
