@@ -39,6 +39,8 @@ struct hpm_event {
 	double scale;
 	bool explicit_priv;       /* the user chose u/k/h: no fallback */
 	bool explicit_gh;         /* the user chose H/G: exclude_guest is theirs */
+	bool own_mods;            /* modifiers written on the event itself: its
+				     exclude_guest comes from them, as perf's */
 	/* The instances of a PMU that one written event stands for
 	 * (uncore_cbox/clockticks/ on uncore_cbox_0..3): the index of the
 	 * first, whose line perf's merged output shows, and the event as

@@ -70,9 +70,12 @@ int hpm_resolver__fail(struct hpm_resolver *p, int code, size_t pos, const char 
 /* A new event named @name (@len bytes) at the end of the list, its own
  * leader; NULL when the list is full (error recorded) or out of memory. */
 struct hpm_event *hpm_resolver__append(struct hpm_resolver *p, const char *name, size_t len);
-/* Modifier letters @m (@len bytes, at offset @pos) applied to @ev. */
+/* Modifier letters @m (@len bytes, at offset @pos) applied to @ev: its
+ * own (written on it), or its group's ({...}:m), which add to them. */
 int hpm_resolver__mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
 		       size_t len, size_t pos);
+int hpm_resolver__group_mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
+			     size_t len, size_t pos);
 /* @ev named the first @len bytes of @s, when it is named as written (no
  * name= term): a tracepoint is SUBSYS:NAME without its modifiers, as
  * perf names it. 0 or -ENOMEM. */

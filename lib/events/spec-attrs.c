@@ -78,9 +78,16 @@ struct hpm_event *hpm_resolver__append(struct hpm_resolver *p, const char *name,
  * faults counts kernel and user; its 'p' raises each member's precise
  * level ({cycles:u,instructions:kp}:p gives instructions pp); its H or G
  * adds to a member's own ({a,b:G}:H counts b in host and guest).
+ *
+ * exclude_guest as perf 6.1 sets it (util/parse-events.c,
+ * get_event_modifier): an event without modifiers counts the host only;
+ * its own modifiers start from 0, and only u or p (precise needs it)
+ * set it, so cycles:k, instructions:I, task-clock:P or :D count guest
+ * too; a group's (@group) keep what each member has, and u or p set it;
+ * H or G, once written, decide it alone.
  */
-int hpm_resolver__mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
-		       size_t len, size_t pos)
+static int apply_mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
+		      size_t len, size_t pos, bool group)
 {
 	struct perf_event_attr *a = &ev->attr;
 	/* the levels already chosen (by the event's own modifiers) */
@@ -127,16 +134,34 @@ int hpm_resolver__mods(struct hpm_resolver *p, struct hpm_event *ev, const char 
 		ev->explicit_priv = true;
 	}
 	if (x.H || x.G) {
-		/* H: host only, G: guest only, both: either (the default
-		 * without them, as perf's, is host only: exclude_guest) */
+		/* H: host only, G: guest only, both: either */
 		if (!gh)
 			eH = eG = 1;
 		a->exclude_guest = eG && !x.G;
 		a->exclude_host = eH && !x.H;
 		ev->explicit_gh = true;
+	} else if (!gh && !hpm__event_is_location(ev) && !hpm__event_is_marker(ev)) {
+		if (!group)
+			a->exclude_guest = x.u || x.p;
+		else if (x.u || x.p)
+			a->exclude_guest = 1;
 	}
+	if (!group)
+		ev->own_mods = true;
 	a->precise_ip = pr;
 	return 0;
+}
+
+int hpm_resolver__mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
+		       size_t len, size_t pos)
+{
+	return apply_mods(p, ev, m, len, pos, false);
+}
+
+int hpm_resolver__group_mods(struct hpm_resolver *p, struct hpm_event *ev, const char *m,
+			     size_t len, size_t pos)
+{
+	return apply_mods(p, ev, m, len, pos, true);
 }
 
 int hpm_resolver__rename(struct hpm_event *ev, const char *s, size_t len)

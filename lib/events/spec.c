@@ -54,9 +54,10 @@ static int event(struct hpm_resolver *p, const struct hpm_spec_token *tok, size_
 	if (rc)
 		return rc;
 	if (!hpm__event_is_location(&p->list->ev[idx]) && !hpm__event_is_marker(&p->list->ev[idx]))
-		/* as perf: host only unless H or G says otherwise */
+		/* as perf: host only unless modifiers say otherwise
+		 * (hpm_resolver__mods) */
 		for (size_t i = idx; i < p->list->nr; i++)
-			if (!p->list->ev[i].explicit_gh)
+			if (!p->list->ev[i].explicit_gh && !p->list->ev[i].own_mods)
 				p->list->ev[i].attr.exclude_guest = 1;
 	if (leader != SIZE_MAX && idx != leader &&
 	    (p->list->ev[idx].attr.pinned || p->list->ev[idx].attr.exclusive))
@@ -76,7 +77,8 @@ static int group_end(struct hpm_resolver *p, const struct hpm_spec_token *tok, s
 
 	if (tok->s)
 		for (size_t i = first; i < p->list->nr; i++) {
-			rc = hpm_resolver__mods(p, &p->list->ev[i], tok->s, tok->len, tok->pos);
+			rc = hpm_resolver__group_mods(p, &p->list->ev[i], tok->s, tok->len,
+						      tok->pos);
 			if (rc)
 				return rc;
 		}

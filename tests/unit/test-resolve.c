@@ -6,8 +6,9 @@
  * with. Every field a row leaves out is expected to be zero, so a row also
  * says what must NOT be set (no stray config1, no exclusion bits ...).
  * Exclusions: as perf, every event counts the host only (exclude_guest)
- * unless its spec says H or G; rows that do say .gh = 1 and give all
- * their exclusion bits.
+ * unless its spec says H or G, or has modifiers of its own without u or
+ * p (perf 6.1 starts those from exclude_guest 0: cycles:k counts the
+ * guest too); rows that do say .gh = 1 and give all their exclusion bits.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -69,7 +70,7 @@ struct row {
 	const char *unit;     /* NULL means "" */
 	double scale;         /* 0 means 1.0 */
 	int kind;             /* KIND(HPM_EV_*), 0: not checked */
-	int gh;               /* the spec names H or G: .excl is exact */
+	int gh;               /* .excl is exact, X_GUEST included */
 	const char *cpus;     /* hpm_event__cpus, NULL: not checked */
 	size_t merge;         /* MERGE(i): hpm_event__merge_leader is i;
 				 0: the event's own index */
@@ -140,8 +141,8 @@ static const struct row generic_rows[] = {
 
 	/* modifiers: u/k/h keep what they name and exclude the rest */
 	{ L, .spec = "cycles:u", .excl = X_K | X_HV, .name = "cycles:u" },
-	{ L, .spec = "cycles:k", .excl = X_U | X_HV },
-	{ L, .spec = "cycles:h", .excl = X_U | X_K },
+	{ L, .gh = 1, .spec = "cycles:k", .excl = X_U | X_HV },
+	{ L, .gh = 1, .spec = "cycles:h", .excl = X_U | X_K },
 	{ L, .spec = "cycles:uk", .excl = X_HV },
 	{ L, .spec = "cycles:ku", .excl = X_HV },
 	{ L, .spec = "cycles:ukh" },
@@ -154,9 +155,10 @@ static const struct row generic_rows[] = {
 	{ L, .spec = "cycles:ppp", .precise = 3 },
 	{ L, .spec = "cycles:upp", .excl = X_K | X_HV, .precise = 2 },
 	{ L, .spec = "cycles:ppk", .excl = X_U | X_HV, .precise = 2 },
-	{ L, .spec = "cycles:D", .pinned = 1 },
+	{ L, .gh = 1, .spec = "cycles:D", .pinned = 1 },
 	{ L, .spec = "task-clock:u", .type = PERF_TYPE_SOFTWARE, .config = 1, .excl = X_K | X_HV },
-	{ L, .spec = "L1-dcache-load-misses:k", .type = PERF_TYPE_HW_CACHE, .config = 0x10000,
+	{ L, .gh = 1, .spec = "L1-dcache-load-misses:k", .type = PERF_TYPE_HW_CACHE,
+	  .config = 0x10000,
 	  .excl = X_U | X_HV },
 	{ L, .spec = "cycles:pppp", .err = -HPM_ERR_BAD_MODIFIER },
 	{ L, .spec = "cycles:q", .err = -HPM_ERR_BAD_MODIFIER },
@@ -172,7 +174,7 @@ static const struct row generic_rows[] = {
 	{ L, .spec = "raw_syscalls:sys_exit", .type = PERF_TYPE_TRACEPOINT, .config = 442,
 	  .period = 1 },
 	/* named as perf names it: SUBSYS:NAME, without the modifiers */
-	{ L, .spec = "sched:sched_switch:k", .type = PERF_TYPE_TRACEPOINT, .config = 372,
+	{ L, .gh = 1, .spec = "sched:sched_switch:k", .type = PERF_TYPE_TRACEPOINT, .config = 372,
 	  .period = 1, .excl = X_U | X_HV, .name = "sched:sched_switch" },
 	{ L, .spec = "sched:sched_switch:u", .type = PERF_TYPE_TRACEPOINT, .config = 372,
 	  .period = 1, .excl = X_K | X_HV, .name = "sched:sched_switch" },
@@ -219,7 +221,7 @@ static const struct row generic_rows[] = {
 	{ L, .spec = "{cycles}", .count = 1 },
 	{ L, .spec = "cycles,instructions", .count = 2, .idx = 1, .leader = 1,
 	  .config = PERF_COUNT_HW_INSTRUCTIONS },
-	{ L, .spec = "cycles:u,instructions:k", .count = 2, .idx = 1, .leader = 1,
+	{ L, .gh = 1, .spec = "cycles:u,instructions:k", .count = 2, .idx = 1, .leader = 1,
 	  .config = PERF_COUNT_HW_INSTRUCTIONS, .excl = X_U | X_HV },
 	{ L, .spec = "{cycles:u,task-clock}", .count = 2, .idx = 1, .leader = 0,
 	  .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK },
@@ -260,7 +262,8 @@ static const struct row tree_rows[] = {
 	  .kind = KIND(HPM_EV_PMU), .name = "cpu/event=0x3c,umask=0x0/" },
 	{ L, SKL, "cpu/event=0xc0,umask=0x01/", .type = 4, .config = 0x1c0 },
 	{ L, SKL, "cpu/event=0x3c,umask=0x0/u", .type = 4, .config = 0x3c, .excl = X_K | X_HV },
-	{ L, SKL, "cpu/event=0x3c,umask=0x0/:k", .type = 4, .config = 0x3c, .excl = X_U | X_HV },
+	{ L, SKL, "cpu/event=0x3c,umask=0x0/:k", .type = 4, .config = 0x3c, .excl = X_U | X_HV,
+	  .gh = 1 },
 	{ L, SKL, "cpu/event=0x3c/ppp", .type = 4, .config = 0x3c, .precise = 3 },
 	{ L, SKL, "cpu/event=0x3c,edge/", .type = 4, .config = 0x4003c },
 	{ L, SKL, "cpu/event=0xc0,inv,cmask=1/", .type = 4, .config = 0x18000c0 },
@@ -422,7 +425,8 @@ static const struct row tree_rows[] = {
 	  .config = 10ULL << 32, .name = "cpu_atom/cycles/" },
 	/* what stays one event: PMU events, aliases alone, raw codes, presets */
 	{ L, ADL, "cpu_core/cycles/", .type = 4, .config = 0x3c, .cpus = "0-15" },
-	{ L, ADL, "cpu_atom/branch-misses/k", .type = 10, .config = 0xc5, .excl = X_U | X_HV },
+	{ L, ADL, "cpu_atom/branch-misses/k", .type = 10, .config = 0xc5, .excl = X_U | X_HV,
+	  .gh = 1 },
 	{ L, ADL, "mem-loads", .count = 1, .kind = KIND(HPM_EV_PMU), .type = 10, .config = 0x5d0,
 	  .config1 = 3 },
 	{ L, ADL, "r3c", .type = PERF_TYPE_RAW, .config = 0x3c, .pmu = "cpu_core", .cpus = "0-15" },
@@ -466,7 +470,8 @@ static const struct row tree_rows[] = {
 
 	/* ---- Zen 3 ---- */
 	{ L, ZEN3, "cpu/event=0x76/", .type = 4, .config = 0x76 },
-	{ L, ZEN3, "cpu/event=0xc0,umask=0x0/k", .type = 4, .config = 0xc0, .excl = X_U | X_HV },
+	{ L, ZEN3, "cpu/event=0xc0,umask=0x0/k", .type = 4, .config = 0xc0, .excl = X_U | X_HV,
+	  .gh = 1 },
 	/* event is config:0-7,32-35: bits above 7 go to 32-35 */
 	{ L, ZEN3, "cpu/event=0x1d0/", .type = 4, .config = 0x1000000d0 },
 	{ L, ZEN3, "cpu/event=0x1ae,umask=0x2/", .type = 4, .config = 0x1000002ae },
@@ -506,7 +511,8 @@ static const struct row tree_rows[] = {
 	{ L, N1, "armv8_pmuv3/cpu_cycles/u", .type = 10, .config = 0x11, .excl = X_K | X_HV },
 	/* ... on Arm the architected event the kernel maps it to ... */
 	{ L, N1, "armv8_pmuv3_0/cycles/", .type = 10, .config = 0x11, .pmu = "armv8_pmuv3_0" },
-	{ L, N1, "armv8_pmuv3/instructions/k", .type = 10, .config = 0x8, .excl = X_U | X_HV },
+	{ L, N1, "armv8_pmuv3/instructions/k", .type = 10, .config = 0x8, .excl = X_U | X_HV,
+	  .gh = 1 },
 	{ L, N1, "armv8_pmuv3/branch-misses/", .type = 10, .config = 0x10 },
 	/* ... and without either, the generic event with the PMU's extended type */
 	{ L, N1, "armv8_pmuv3/ref-cycles/", .type = PERF_TYPE_HARDWARE,
@@ -525,7 +531,7 @@ static const struct row tree_rows[] = {
 	{ L, N1, "armv8_pmuv3_0/ld_retired/", .err = -HPM_ERR_UNKNOWN_EVENT,
 	  .err_alt = -HPM_ERR_UNKNOWN_TERM },
 	{ L, N1, "inst_retired", .type = 10, .config = 0x8, .pmu = "armv8_pmuv3_0" },
-	{ L, N1, "inst_retired:k", .type = 10, .config = 0x8, .excl = X_U | X_HV },
+	{ L, N1, "inst_retired:k", .type = 10, .config = 0x8, .excl = X_U | X_HV, .gh = 1 },
 	{ L, N1, "{cpu_cycles,inst_retired}", .count = 2, .idx = 1, .leader = 0, .type = 10,
 	  .config = 0x8 },
 	{ L, N1, "inst_retird", .err = -HPM_ERR_UNKNOWN_EVENT, .suggest = "inst_retired" },
