@@ -21,8 +21,8 @@
  *                                 or TYPE:CONFIG: cycles/period=1000/
  * followed by modifiers :u :k :h :H :G :p(p,pp,ppp) :D :S
  * and, for PMU events, terms such as name=NAME, period=N, freq=N.
- * As in perf, an event without H or G counts the host only
- * (exclude_guest), and an event written for several PMUs becomes one
+ * As in perf 6.1, an event without modifiers counts the host only
+ * (exclude_guest), as do modifiers with u or p, and an event written for several PMUs becomes one
  * event per PMU (see hpm_event__merge_leader).
  *
  * Ownership: a list is the caller's (hpm_evlist__free) and borrows its
@@ -164,6 +164,26 @@ HPM_API int hpm_event__time(const struct hpm_event *ev);
  */
 HPM_API int hpm_event__describe(const struct hpm_event *ev, char *buf,
 				size_t len);
+
+/*
+ * @attr as perf -vv prints it before it opens an event (perf 6.1: a line
+ * of 60 '-', "perf_event_attr:", each field that is not zero as
+ * "  %-32s %s" under perf's name and in perf's order, the flags of
+ * sample_type, read_format and branch_sample_type by name joined with
+ * '|', and the line of '-' again), so that hpmon's attrs and perf's can
+ * be compared with diff. Into @buf (@len bytes, NUL-terminated when @len
+ * is not 0, cut when short); returns the length of the whole text, as
+ * snprintf does.
+ */
+HPM_API size_t hpm_attr__format(char *buf, size_t len, const struct perf_event_attr *attr);
+/*
+ * The line perf -vv prints for one perf_event_open(2) call: "sys_perf_event_open:
+ * pid P  cpu C  group_fd G  flags 0xF", then " = FD" when @fd is one, else
+ * "sys_perf_event_open failed, error -E" on a line of its own (@fd: the
+ * call's result or -errno). Buffer and result as hpm_attr__format.
+ */
+HPM_API size_t hpm_attr__format_open(char *buf, size_t len, int pid, int cpu, int group_fd,
+				     unsigned long flags, int fd);
 
 /* ---- The catalogue: what this machine offers, for `hpmon list`. ---- */
 

@@ -188,6 +188,26 @@ typedef void (*hpm_task_fn)(enum hpm_task_event what,
 HPM_API void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn,
 				  void *arg);
 
+/*
+ * Called after each perf_event_open(2) the session makes (events on each
+ * thread or CPU, a location event's breakpoints, the dummy that carries
+ * tasks' lifecycle), with the attr as it was opened (after any fallback:
+ * exclude_guest or exclude_kernel given up), the call's pid, cpu,
+ * group_fd and flags, and its result: the file descriptor or -errno. For
+ * hpmon stat -vv, which prints them as perf -vv does (hpm_attr__format).
+ * Set it before hpm_session__open(); @attr is lent for the call only.
+ */
+typedef void (*hpm_open_fn)(const struct perf_event_attr *attr, pid_t pid, int cpu,
+			    int group_fd, unsigned long flags, int fd, void *arg);
+HPM_API void hpm_session__on_open(struct hpm_session *s, hpm_open_fn fn, void *arg);
+/*
+ * The attr hpm_session__open() opens event @idx with, before any
+ * fallback, into @out, without opening anything (hpmon stat --dry-run).
+ * 0, or -EINVAL for no such event.
+ */
+HPM_API int hpm_session__attr(const struct hpm_session *s, size_t idx,
+			      struct perf_event_attr *out);
+
 /* File descriptor to poll for POLLIN when records are waiting; -1 if none. */
 HPM_API int hpm_session__poll_fd(const struct hpm_session *s);
 /* Process every waiting record. Returns records handled or -error. After

@@ -43,6 +43,8 @@ struct hpm_session {
 	struct hpm_tracker *trk;
 	hpm_task_fn task_fn;
 	void *task_arg;
+	hpm_open_fn open_fn;   /* hpm_session__on_open */
+	void *open_arg;
 	struct hpm_count *task_counts; /* [nr_ev]: an exiting task's, for task_fn */
 	int sideband_fd;       /* a dummy carrying the tasks' lifecycle when no
 				  event opened before the exec does, or -1 */

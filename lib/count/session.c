@@ -195,7 +195,9 @@ static void session_attr(const struct hpm_session *s, size_t i,
 	 * costs about a fifth less than with perf's period 1). */
 	a->sample_period = 0;
 	a->freq = 0;
-	a->sample_type &= ~(uint64_t)PERF_SAMPLE_READ;
+	/* as perf stat's: a counter's samples, of which it has none, would
+	 * carry its id first */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER;
 	a->disabled = leader;
 	a->inherit = s->target != HPM_TARGET_CPUS;
 	a->enable_on_exec = leader && s->target == HPM_TARGET_EXEC;
@@ -208,6 +210,17 @@ static void session_attr(const struct hpm_session *s, size_t i,
 		/* one event per CPU reports the tasks' lifecycle */
 		a->comm = a->task = a->comm_exec = sideband;
 	}
+}
+
+/* perf_event_open with the fallbacks of @allow, told to the caller's
+ * hpm_session__on_open callback: every open the session makes. */
+static int perf_open(const struct hpm_session *s, struct perf_event_attr *a, pid_t pid,
+		     int cpu, int group_fd, unsigned allow, unsigned *did)
+{
+	int fd = hpm__perf_open(a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, allow, did);
+	if (s->open_fn)
+		s->open_fn(a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, fd, s->open_arg);
+	return fd;
 }
 
 /* Open event @i on @slot with the fallbacks of @allow; *@did says which
@@ -224,8 +237,7 @@ static int open_one(struct hpm_session *s, size_t i, size_t slot,
 		if (group_fd < 0)
 			return s->ev_err[ev->leader] ? s->ev_err[ev->leader] : -EINVAL;
 	}
-	return hpm__perf_open(a, s->slot_pid[slot], s->slot_cpu[slot], group_fd,
-			      PERF_FLAG_FD_CLOEXEC, allow, did);
+	return perf_open(s, a, s->slot_pid[slot], s->slot_cpu[slot], group_fd, allow, did);
 }
 
 /* Does event @i count on @slot? A CPU target opens an event only on the
@@ -377,8 +389,7 @@ static int open_location(void *owner, size_t i)
 	 * at every hit (about 10 % more per hit) */
 	a.sample_period = 0;
 	for (size_t slot = 0; slot < s->nr_slots; slot++) {
-		int fd = hpm__perf_open(&a, s->slot_pid[slot], s->slot_cpu[slot], -1,
-					PERF_FLAG_FD_CLOEXEC, 0, NULL);
+		int fd = perf_open(s, &a, s->slot_pid[slot], s->slot_cpu[slot], -1, 0, NULL);
 		if (fd == -ESRCH && s->target == HPM_TARGET_PIDS)
 			continue;
 		if (fd < 0) {
@@ -421,7 +432,7 @@ static int track_from_exec(struct hpm_session *s)
 	a.sample_period = 0;
 	a.disabled = 1;
 	a.enable_on_exec = 1;
-	int fd = hpm__perf_open(&a, s->slot_pid[0], -1, -1, PERF_FLAG_FD_CLOEXEC, 0, NULL);
+	int fd = perf_open(s, &a, s->slot_pid[0], -1, -1, 0, NULL);
 	if (fd < 0)
 		return 0; /* names are then unknown, counts still right */
 	s->sideband_fd = fd;
@@ -659,6 +670,20 @@ int hpm_session__read_thread(struct hpm_session *s, size_t idx, size_t t,
 	if (t >= hpm_session__nr_threads(s))
 		return -EINVAL;
 	return read_slots(s, idx, t, t + 1, out);
+}
+
+void hpm_session__on_open(struct hpm_session *s, hpm_open_fn fn, void *arg)
+{
+	s->open_fn = fn;
+	s->open_arg = arg;
+}
+
+int hpm_session__attr(const struct hpm_session *s, size_t idx, struct perf_event_attr *out)
+{
+	if (idx >= s->nr_ev)
+		return -EINVAL;
+	session_attr(s, idx, false, out);
+	return 0;
 }
 
 void hpm_session__on_task(struct hpm_session *s, hpm_task_fn fn, void *arg)

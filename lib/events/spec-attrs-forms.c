@@ -99,7 +99,9 @@ static int parse_breakpoint(struct hpm_resolver *p, struct hpm_event *ev,
 	ev->attr.bp_len = blen;
 	ev->attr.sample_period = 1;
 	snprintf(ev->pmu, sizeof(ev->pmu), "breakpoint");
-	return 0;
+	/* as perf 6.1 names it: its event name ends at the first '/', so
+	 * mem:0/1 and mem:0/4:rw:u are mem:0 */
+	return slash ? hpm_resolver__rename(ev, s, (size_t)(slash - s)) : 0;
 }
 
 /* rNNNN or, as perf also takes it, r0xNNNN */
@@ -416,9 +418,14 @@ static int parse_named(struct hpm_resolver *p, struct hpm_event *ev,
 	return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_EVENT, pos, s, nlen,
 		    "unknown event '%s'", name);
 mods:
-	if (colon)
-		return hpm_resolver__mods(p, ev, mods, mlen, pos + nlen + 1);
-	return 0;
+	if (!colon)
+		return 0;
+	rc = hpm_resolver__mods(p, ev, mods, mlen, pos + nlen + 1);
+	/* as perf 6.1: a cache event is named by its words, without the
+	 * modifiers (L1-dcache-load-miss:kp is L1-dcache-load-miss) */
+	if (!rc && ev->kind == HPM_EV_GENERIC_CACHE)
+		rc = hpm_resolver__rename(ev, s, nlen);
+	return rc;
 }
 
 /*

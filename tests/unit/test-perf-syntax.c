@@ -103,8 +103,11 @@ static const struct row rows[] = {
 	{ L, "1:1:hp", .type = PERF_TYPE_SOFTWARE, .config = 1, .excl = X_U | X_K, .precise = 1 },
 	{ L, "instructions:h", .xg = 1, .config = 1, .excl = X_U | X_K },
 	{ L, "faults:u", .type = PERF_TYPE_SOFTWARE, .config = 2, .excl = X_K | X_HV },
+	/* named as perf 6.1 names them (util/parse-events.c): a cache event
+	 * by its words, without modifiers; a breakpoint up to the '/' its
+	 * lexer's event name stops at (perf stat prints these names) */
 	{ L, "L1-dcache-load-miss:kp", .type = PERF_TYPE_HW_CACHE, .config = 0x10000,
-	  .excl = X_U | X_HV, .precise = 1 },
+	  .excl = X_U | X_HV, .precise = 1, .name = "L1-dcache-load-miss" },
 	{ L, "mem:0:u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4, .period = 1,
 	  .excl = X_K | X_HV },
 	{ L, "mem:0:x:k", .xg = 1, .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_X,
@@ -123,7 +126,7 @@ static const struct row rows[] = {
 	{ L, "instructions:H", .config = 1, .xg = 1, .excl = X_GUEST },
 	{ L, "mem:0:rw", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4, .period = 1 },
 	{ L, "mem:0:rw:kp", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
-	  .period = 1, .excl = X_U | X_HV, .precise = 1 },
+	  .period = 1, .excl = X_U | X_HV, .precise = 1, .name = "mem:0:rw:kp" },
 	{ L, "{instructions:k,cycles:upp}", .count = 2, .config = 1, .xg = 1, .excl = X_U | X_HV },
 	{ L, "{instructions:k,cycles:upp}", .count = 2, .idx = 1, .excl = X_K | X_HV,
 	  .precise = 2 },
@@ -181,11 +184,12 @@ static const struct row rows[] = {
 	/* :D and :e on a group go to the leader only */
 	{ L, "{cycles,cache-misses,branch-misses}:D", .count = 3, .pinned = 1 },
 	{ L, "{cycles,cache-misses,branch-misses}:D", .count = 3, .idx = 2, .config = 5 },
-	{ L, "mem:0/1", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 1, .period = 1 },
+	{ L, "mem:0/1", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 1, .period = 1,
+	  .name = "mem:0" },
 	{ L, "mem:0/2:w", .type = PERF_TYPE_BREAKPOINT, .bp_type = HW_BREAKPOINT_W, .bp_len = 2,
-	  .period = 1 },
+	  .period = 1, .name = "mem:0" },
 	{ L, "mem:0/4:rw:u", .type = PERF_TYPE_BREAKPOINT, .bp_type = RW, .bp_len = 4,
-	  .period = 1, .excl = X_K | X_HV },
+	  .period = 1, .excl = X_K | X_HV, .name = "mem:0" },
 	{ L, "instructions:I", .xg = 1, .config = 1, .excl = X_IDLE },
 	{ L, "instructions:kIG", .config = 1, .xg = 1, .excl = X_U | X_HV | X_HOST | X_IDLE },
 	{ L, "task-clock:P,cycles", .xg = 1, .count = 2, .type = PERF_TYPE_SOFTWARE, .config = 1,

@@ -182,6 +182,10 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	if (rc)
 		goto out;
 	install_signals();
+	if (o->dry_run) {
+		rc = stat_dry_run(&run);
+		goto out;
+	}
 
 	for (int k = 0; k < o->repeat; k++) {
 		for (size_t i = 0; i < r.nr_ev; i++) {

@@ -53,6 +53,8 @@ struct stat_opts {
 	const char *mfiles[MAX_METRIC_ARGS];
 	size_t nr_mfiles;
 	bool per_second, per_kinst;
+	int verbose;                /* -v: how many; -vv prints each open */
+	bool dry_run;               /* --dry-run */
 	/*
 	 * The large parts last: stat_opts_new() zeroes what comes before
 	 * them and leaves them as they are, read only as far as written (a
@@ -104,10 +106,16 @@ struct stat_run {
 	uint64_t sample_ns;     /* how often */
 	struct stat_mux *mux;   /* hpmon's multiplexer, or NULL (stat-mux.h) */
 	struct stat_user *user; /* stat-user.c */
+	/* -vv: the attr printed last */
+	struct perf_event_attr vv_attr;
+	bool vv_attr_shown;
 };
 
 /* Run the measurement once. Returns HPM_EXIT_* or the command's status. */
 int stat_measure(struct stat_run *run);
+/* --dry-run: every event's attr as it would be opened, perf -vv's way,
+ * on stdout; nothing opened, no command run. HPM_EXIT_OK or _FAIL. */
+int stat_dry_run(struct stat_run *run);
 /* Everything computed from the counts before printing. */
 void stat_prepare(struct stat_run *run);
 

@@ -47,6 +47,8 @@ static const char stat_usage[] =
 	"                         order, for a random 1-7 ms each cycle) or kernel\n"
 	"                         (its fixed 4 ms rotation, as perf); docs/metrics.md\n"
 	"      --mux-seed N       the random dwells' and order's seed (to repeat a run)\n"
+	"  -v, --verbose          -vv: print each perf_event_attr and open, as perf -vv\n"
+	"      --dry-run          print each event's perf_event_attr, open nothing, run nothing\n"
 	STAT_USER_USAGE
 	"  -h, --help             this help\n"
 	"\n"
@@ -88,7 +90,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_PER_CGROUP, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
        OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE,
-       OPT_MUX, OPT_MUX_SEED };
+       OPT_MUX, OPT_MUX_SEED, OPT_DRY_RUN };
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
@@ -121,6 +123,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 		{ "per-second", no_argument, NULL, OPT_PER_SECOND },
 		{ "per-kinst", no_argument, NULL, OPT_PER_KINST },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		STAT_USER_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -133,7 +137,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* ':' first: a missing value is ':', told apart from an unknown option */
-	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:B", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:Bv", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (count_args_event("stat", o->events, sizeof(o->events),
@@ -201,6 +205,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case OPT_PER_SECOND: o->per_second = true; break;
 		case OPT_PER_KINST: o->per_kinst = true; break;
+		case 'v': o->verbose++; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_USER_REGIONS:
 		case OPT_USER_MARKED:
 		case OPT_USER_ENABLE:

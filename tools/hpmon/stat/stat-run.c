@@ -322,6 +322,72 @@ static int open_failed(struct stat_run *run, int err)
 	return HPM_EXIT_FAIL;
 }
 
+/* The session's options for the target of @o; @pid: the command's. */
+static void session_opts(const struct stat_opts *o, pid_t pid, pid_t *ids,
+			 struct hpm_session_opts *so)
+{
+	if (o->tg.system) {
+		so->target = HPM_TARGET_CPUS;
+		so->cpus = o->tg.nr_cpus ? o->tg.cpus : NULL;
+		so->nr_cpus = o->tg.nr_cpus;
+	} else if (o->tg.nr_ids) {
+		so->target = o->tg.by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
+		memcpy(ids, o->tg.ids, o->tg.nr_ids * sizeof(pid_t));
+		so->ids = ids;
+		so->nr_ids = o->tg.nr_ids;
+	} else {
+		so->target = HPM_TARGET_EXEC;
+		ids[0] = pid;
+		so->ids = ids;
+		so->nr_ids = 1;
+		so->track_tasks = o->agg == AGG_THREAD || o->agg == AGG_PROCESS || o->trace;
+	}
+}
+
+/* -vv: each perf_event_open as perf -vv prints it, on stderr; the attr
+ * once for the opens of one event that follow each other, as perf's. */
+static void print_open(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+		       unsigned long flags, int fd, void *arg)
+{
+	struct stat_run *run = arg;
+	char buf[4096];
+
+	if (!run->vv_attr_shown || memcmp(&run->vv_attr, a, sizeof(*a))) {
+		hpm_attr__format(buf, sizeof(buf), a);
+		fputs(buf, stderr);
+		run->vv_attr = *a;
+		run->vv_attr_shown = true;
+	}
+	hpm_attr__format_open(buf, sizeof(buf), pid, cpu, group_fd, flags, fd);
+	fputs(buf, stderr);
+}
+
+int stat_dry_run(struct stat_run *run)
+{
+	struct hpm_session_opts so = { .sz = sizeof(so) };
+	pid_t ids[TARGET_MAX_IDS];
+	char buf[4096];
+	int rc = HPM_EXIT_OK;
+
+	session_opts(run->o, 0, ids, &so);
+	stat_user_session_opts(run->user, &so, so.target == HPM_TARGET_EXEC);
+	struct hpm_session *s = hpm_session__new(run->list, &so);
+	if (!s) {
+		fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(-errno));
+		return HPM_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < hpm_evlist__count(run->list); i++) {
+		struct perf_event_attr a;
+		if (hpm_session__attr(s, i, &a))
+			continue;
+		hpm_attr__format(buf, sizeof(buf), &a);
+		if (fputs(buf, stdout) == EOF)
+			rc = HPM_EXIT_FAIL;
+	}
+	hpm_session__free(s);
+	return rc;
+}
+
 /* Run the measurement once. Returns HPM_EXIT_* or the command's status. */
 int stat_measure(struct stat_run *run)
 {
@@ -344,22 +410,7 @@ int stat_measure(struct stat_run *run)
 			return HPM_EXIT_FAIL;
 		}
 	}
-	if (o->tg.system) {
-		so.target = HPM_TARGET_CPUS;
-		so.cpus = o->tg.nr_cpus ? o->tg.cpus : NULL;
-		so.nr_cpus = o->tg.nr_cpus;
-	} else if (o->tg.nr_ids) {
-		so.target = o->tg.by_tid ? HPM_TARGET_TIDS : HPM_TARGET_PIDS;
-		memcpy(ids, o->tg.ids, o->tg.nr_ids * sizeof(pid_t));
-		so.ids = ids;
-		so.nr_ids = o->tg.nr_ids;
-	} else {
-		so.target = HPM_TARGET_EXEC;
-		ids[0] = ch.pid;
-		so.ids = ids;
-		so.nr_ids = 1;
-		so.track_tasks = o->agg == AGG_THREAD || o->agg == AGG_PROCESS || o->trace;
-	}
+	session_opts(o, ch.pid, ids, &so);
 	stat_user_session_opts(run->user, &so, so.target == HPM_TARGET_EXEC);
 	run->s = hpm_session__new(run->list, &so);
 	if (!run->s) {
@@ -373,6 +424,8 @@ int stat_measure(struct stat_run *run)
 	}
 	if (o->trace)
 		hpm_session__on_task(run->s, on_task, run);
+	if (o->verbose >= 2)
+		hpm_session__on_open(run->s, print_open, run);
 	rc = hpm_session__open(run->s);
 	if (rc && !open_err_unsupported(rc)) {
 		child_abort(&ch);
