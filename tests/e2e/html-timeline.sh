@@ -7,9 +7,11 @@
 #    the ratio 1:2:3 (within 3 %), each at least its pages;
 #  - a `stat -I 50 --json` file: report --html -i FILE draws its charts
 #    alone (no flame graph, no table), a lane per event, each lane's sum
-#    the sum of the file's intervals; an event whose counts were scaled
-#    (running_ns under enabled_ns, written into a copy of the file) says
-#    in how many bins and how little it ran, and is drawn hatched;
+#    the sum of the file's intervals; a hardware event whose counts were
+#    scaled (running_ns under enabled_ns, written into a copy of the file,
+#    where context-switches become cycles) says in how many bins and how
+#    little it ran, and is drawn hatched; a software event (task-clock,
+#    scaled the same way in the copy) is never said to be scaled;
 #  - dragging over a lane says the range; no console error, no request,
 #    a screenshot that is not blank.
 . "$(dirname "$0")/lib.sh"
@@ -51,9 +53,10 @@ expect_in "the screenshot is not blank" 2000 100000 "$(res "j['shot']['nonbg']")
 # -- a stat -I file: the charts alone
 hpm_ok stat -I 50 --json -o "$E2E_TMP/run.json" -e task-clock,page-faults,context-switches -- \
 	"$WORKLOADS/ratio" 100000000
-# a copy whose context switches ran half the time in the first three
-# intervals (with a switch in each: an idle machine may not preempt the
-# loop, and a bin without counts has nothing scaled)
+# a copy whose context switches, named cycles (a hardware event, which
+# this machine may not count), and task-clock ran half the time in the
+# first three intervals (with a switch in each: an idle machine may not
+# preempt the loop, and a bin without counts has nothing scaled)
 python3 - "$E2E_TMP/run.json" "$E2E_TMP/mux.json" <<'PY'
 import json, sys
 out, k = [], 0
@@ -62,10 +65,17 @@ for l in open(sys.argv[1]).read().splitlines():
     if 'time_ns' in o and k < 3:
         for e in o['events']:
             if e['name'] == 'context-switches':
+                e['name'] = 'cycles'
                 e['running_ns'] = e['enabled_ns'] // 2
                 if not e['count']:
                     e['count'] = e['raw_count'] = 1
+            if e['name'] == 'task-clock':
+                e['running_ns'] = e['enabled_ns'] // 2
         k += 1
+    else:
+        for e in o.get('events', []):
+            if e['name'] == 'context-switches':
+                e['name'] = 'cycles'
     out.append(json.dumps(o))
 open(sys.argv[2], 'w').write('\n'.join(out) + '\n')
 PY
@@ -84,9 +94,11 @@ JSON
 	res() { json "$E2E_TMP/cdp-$f.json" "$1"; }
 	expect_eq "$f: no console errors, no requests" "[] []" "$(res "' '.join(str(x) for x in [j['console'] + j['exceptions'], j['requests']])")"
 	expect_eq "$f: the charts alone" "[True, True, False]" "$(res "j['results'][0]")"
-	expect_eq "$f: a lane per event" "['task-clock', 'page-faults', 'context-switches']" \
+	cs=context-switches
+	[ $f = mux ] && cs=cycles
+	expect_eq "$f: a lane per event" "['task-clock', 'page-faults', '$cs']" \
 		"$(res "[e for e, th, t, v in j['results'][1]]")"
-	for ev in page-faults context-switches task-clock; do
+	for ev in page-faults $cs task-clock; do
 		want=$(json "$E2E_TMP/$f.json" "round(sum(e['count'] for o in js if 'time_ns' in o for e in o['events'] if e['name'] == '$ev'), 3)")
 		expect_eq "$f: $ev's lane sums the intervals" "$want" \
 			"$(res "round([t for e, th, t, v in j['results'][1] if e == '$ev'][0], 3)")"
@@ -95,8 +107,10 @@ JSON
 	expect_in "$f: the screenshot is not blank" 1000 100000 "$(res "j['shot']['nonbg']")"
 done
 expect_eq "unscaled: no coverage note" "[]" "$(json "$E2E_TMP/cdp-run.json" "[v for e, th, t, v in j['results'][1] if 'scaled' in v]")"
-expect_grep "scaled: where and how much" 'mean [0-9.]+ k?/s; scaled in 3 bins \(counted 50% of the time at least\)' \
-	<(json "$E2E_TMP/cdp-mux.json" "[v for e, th, t, v in j['results'][1] if e == 'context-switches'][0]")
+expect_grep "scaled: where and how much" 'mean [0-9.]+ k? ?events/s; scaled in 3 bins \(counted 50% of the time at least\)' \
+	<(json "$E2E_TMP/cdp-mux.json" "[v for e, th, t, v in j['results'][1] if e == 'cycles'][0]")
+expect_eq "a software event is never scaled: task-clock, in CPUs" "['mean', 'CPUs']" \
+	"$(json "$E2E_TMP/cdp-mux.json" "[v for e, th, t, v in j['results'][1] if e == 'task-clock'][0].split()[::2]")"
 
 # a file that is neither: the profile's message, exit 1, no page
 printf '{"not": "a stat file"\n' >"$E2E_TMP/bad.json"

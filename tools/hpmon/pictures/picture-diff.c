@@ -132,7 +132,7 @@ static int write_data(FILE *f, const struct diff_side *a, const struct diff_side
 	}
 	if (!rc)
 		rc = page_tail(&pg);
-	page_timeline(&j, NULL);
+	page_timeline(&j, NULL, NULL);
 	json_obj_close(&j);
 	page_free(&pg);
 	return rc;

@@ -7,8 +7,9 @@
  * flame tree (picture-tree.c, the report layer's samples through its
  * sink), pruned, with the counts of groups read at its frames and its
  * leaves' samples per time bin (picture-page.c), its functions' self and
- * total, exact, their metrics (-M), and the annotate data of the hottest
- * functions (picture-anno.c). picture-diff.c writes diff's page with the
+ * total, exact, their metrics (-M), the annotate data of the hottest
+ * functions (picture-anno.c), and each sample's time and leaf for the
+ * stack chart (picture-stack.c). picture-diff.c writes diff's page with the
  * same parts.
  */
 #include <errno.h>
@@ -200,8 +201,10 @@ static int write_data(FILE *f, struct rep *r, struct ptrees *p, const struct tim
 	if (!rc)
 		rc = page_annotate(&pg);
 	if (!rc)
+		rc = page_stacks(&pg);
+	if (!rc)
 		rc = page_tail(&pg);
-	page_timeline(&j, t);
+	page_timeline(&j, t, r);
 	json_obj_close(&j);
 	page_free(&pg);
 	return rc;

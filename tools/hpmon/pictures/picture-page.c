@@ -89,9 +89,11 @@ long page_sym(struct page *pg, uint32_t sym)
 	return (long)pg->local[sym] - 1;
 }
 
-static long page_comm(struct page *pg, uint32_t id)
+/* The task of @what (a tree's node: a comm's id, with by_thread the tid
+ * in bits 32-62) in the page's list. */
+static long page_comm(struct page *pg, uint64_t what)
 {
-	uint64_t k = id;
+	uint64_t k = what & ~FLAME_COMM;
 	long c = htab__get(pg->hc, &k);
 	if (c >= 0)
 		return c;
@@ -101,7 +103,7 @@ static long page_comm(struct page *pg, uint32_t id)
 	pg->comms = v;
 	if (htab__put(pg->hc, &k, pg->nr_comms))
 		return -1;
-	pg->comms[pg->nr_comms] = id;
+	pg->comms[pg->nr_comms] = k;
 	return (long)pg->nr_comms++;
 }
 
@@ -164,7 +166,7 @@ int page_tree(struct page *pg, uint32_t e)
 		const struct ptree_node *n = &t->n[i];
 		int64_t what = 0;
 		if (n->what & FLAME_COMM) {
-			long c = page_comm(pg, (uint32_t)n->what);
+			long c = page_comm(pg, n->what);
 			if (c < 0)
 				goto out;
 			what = -1 - c;
@@ -307,7 +309,11 @@ int page_tail(struct page *pg)
 	json_arr_close(j);
 	json_arr_open(j, "comms");
 	for (size_t i = 0; i < pg->nr_comms; i++)
-		json_str(j, NULL, rep_str(r, pg->comms[i]));
+		json_str(j, NULL, rep_str(r, (uint32_t)pg->comms[i]));
+	json_arr_close(j);
+	json_arr_open(j, "tids"); /* -1: the tasks of that name together */
+	for (size_t i = 0; i < pg->nr_comms; i++)
+		json_i64(j, NULL, pg->p->by_thread ? (int64_t)(pg->comms[i] >> 32) : -1);
 	json_arr_close(j);
 	return rc;
 }
@@ -328,8 +334,9 @@ static void put_json(FILE *f, const char *s, size_t len)
 }
 
 /* The scripts, in the order they run: each defines what the next use. */
-static const char *const scripts[] = { "core.js", "flame.js", "table.js", "annotate.js",
-				       "timeline.js", "app.js" };
+static const char *const scripts[] = { "core.js",     "flame.js", "table.js", "annotate.js",
+				       "timeline.js", "views.js", "stack.js", "state.js",
+				       "app.js" };
 
 int page_assemble(FILE *f, const char *data, size_t len)
 {

@@ -17,7 +17,17 @@
 /* by enum timeline_source */
 static const char *const sources[] = { "records", "polled", "samples", "stat" };
 
-void page_timeline(struct json *j, const struct timeline *t)
+/* Whether the series' event is one of @r's software events (cpu-clock,
+ * task-clock, ...): counted whenever the task runs, never scaled. */
+static bool software(const struct rep *r, const char *event)
+{
+	for (uint32_t i = 0; r && i < r->nr_ev; i++)
+		if (!strcmp(r->meta.events[i].name, event))
+			return r->meta.events[i].type == 1; /* PERF_TYPE_SOFTWARE */
+	return false;
+}
+
+void page_timeline(struct json *j, const struct timeline *t, const struct rep *r)
 {
 	if (!t) {
 		json_null(j, "timeline");
@@ -31,7 +41,7 @@ void page_timeline(struct json *j, const struct timeline *t)
 	json_arr_open(j, "series");
 	for (size_t i = 0; i < t->nr_series; i++) {
 		const struct timeline_series *s = &t->series[i];
-		bool scaled = false;
+		bool scaled = false, sw = software(r, s->event);
 		json_obj_open(j, NULL);
 		json_str(j, "thread", s->thread);
 		json_i64(j, "tid", s->tid);
@@ -42,7 +52,7 @@ void page_timeline(struct json *j, const struct timeline *t)
 		json_arr_open(j, "count");
 		for (size_t b = 0; b < t->nr_bins; b++) {
 			json_dbl(j, NULL, s->count[b]);
-			scaled |= s->coverage[b] < 1;
+			scaled |= s->coverage[b] < 1 && !sw;
 		}
 		json_arr_close(j);
 		if (scaled) { /* else null: every bin counted all the time */
@@ -78,7 +88,7 @@ int export_html_stat(FILE *f, const char *path, char *why, size_t len)
 	json_u64(&j, "version", 2);
 	json_str(&j, "mode", "timeline");
 	json_str(&j, "file", path);
-	page_timeline(&j, t);
+	page_timeline(&j, t, NULL);
 	json_obj_close(&j);
 	int rc = fclose(m) ? -ENOMEM : 0;
 	if (!rc)

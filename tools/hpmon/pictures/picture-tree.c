@@ -201,6 +201,22 @@ static void ptrees_bin(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t no
 	p->b[i].p += w;
 }
 
+/* The sample for the stack chart, while there is room. */
+static void ptrees_keep(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t node, uint64_t t)
+{
+	if (p->nr_smp >= PTREES_MAX_SAMPLES || !rep_reserve(r, sizeof(struct psample))) {
+		p->smp_left++;
+		return;
+	}
+	void *v = vec__grow(p->smp, &p->cap_smp, p->nr_smp, sizeof(*p->smp));
+	if (!v) {
+		p->err = -ENOMEM;
+		return;
+	}
+	p->smp = v;
+	p->smp[p->nr_smp++] = (struct psample){ .t = t, .ev = ev, .node = node };
+}
+
 static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 {
 	struct ptrees *p = arg;
@@ -213,10 +229,13 @@ static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 		return;
 	}
 	uint32_t at;
-	if (x->same && p->last_ok && p->last_ev == ev && p->last_comm == x->comm) {
+	uint64_t task = x->comm | FLAME_COMM;
+	if (p->by_thread)
+		task |= (uint64_t)((uint32_t)x->s->tid & 0x7fffffffu) << 32;
+	if (x->same && p->last_ok && p->last_ev == ev && p->last_task == task) {
 		at = p->last_leaf;
 	} else {
-		at = ptree_child(p, r, ev, 0, x->comm | FLAME_COMM);
+		at = ptree_child(p, r, ev, 0, task);
 		for (size_t k = x->nr; at && k-- > 0;) {
 			uint32_t c = ptree_child(p, r, ev, at, r->locs[x->locs[k]].sym);
 			if (!c)
@@ -226,7 +245,7 @@ static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 		if (p->err)
 			return;
 		p->last_ev = ev;
-		p->last_comm = x->comm;
+		p->last_task = task;
 		p->last_leaf = at;
 		p->last_ok = true;
 	}
@@ -243,6 +262,8 @@ static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 		for (uint32_t e = 0; e < p->nr_ev; e++)
 			t->dv[(size_t)at * p->nr_ev + e] += x->delta[e];
 	ptrees_bin(p, r, ev, at, x->s->time, w);
+	if (p->by_thread)
+		ptrees_keep(p, r, ev, at, x->s->time);
 }
 
 int ptrees_finish(struct ptrees *p, const struct rep *r)
@@ -295,6 +316,7 @@ void ptrees_free(struct ptrees *p)
 	}
 	free(p->t);
 	free(p->b);
+	free(p->smp);
 	htab__free(p->h);
 	htab__free(p->hb);
 	memset(p, 0, sizeof(*p));

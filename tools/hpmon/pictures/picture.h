@@ -4,8 +4,8 @@
  * --html and diff --html (docs/hpmon-report.md, "Pictures"): a static
  * flame graph in SVG (picture-svg.c), and self-contained HTML pages
  * (report's: picture-html.c; diff's: picture-diff.c; a stat -I file's
- * charts: picture-timeline.c; what they share: picture-page.c, and the
- * annotate data: picture-anno.c) built from the sources in html/, which
+ * charts: picture-timeline.c; what they share: picture-page.c, the
+ * annotate data: picture-anno.c, the stack chart's: picture-stack.c) built from the sources in html/, which
  * the build compiles in (html_assets, cmake/embed-html.cmake). This is
  * the folder's interface, for report and diff; what its files share is
  * in pictures-internal.h.
@@ -33,7 +33,8 @@ struct htab;
 /* picture-tree.c: the page's trees (report --html, diff --html), one per
  * event, made from every sample the report layer accounts, through its
  * sink (report.h, struct rep_sink): node 0 the root, its children the
- * tasks' names (what: comm id | FLAME_COMM), then the frames (what: a
+ * tasks' names (what: comm id | FLAME_COMM; with by_thread, the tid in
+ * bits 32-62 too), then the frames (what: a
  * symbol index), each node with its samples and period (inclusive),
  * those where it was the leaf (self), and the counts read from groups at
  * them (dv). While the load runs a node holds its own samples alone (as
@@ -59,8 +60,18 @@ struct pbin {
 	uint64_t n;
 	double p;
 };
+/* One sample as the stack chart keeps it: its time, its event and its
+ * leaf (a node of the event's tree). */
+struct psample {
+	uint64_t t;
+	uint32_t ev, node;
+};
+#define PTREES_MAX_SAMPLES (1u << 22) /* the stack chart's samples, at most */
 struct ptrees {
 	struct rep_sink sink;
+	bool by_thread;       /* the tasks' nodes per thread (comm and tid), with
+				 each sample kept for the stack chart (report
+				 --html); else per name (diff --html) */
 	uint32_t nr_ev;
 	struct ptree *t;      /* [nr_ev]; an event without samples: nr 0 */
 	struct htab *h;       /* (ev, parent, what) -> node */
@@ -72,8 +83,12 @@ struct ptrees {
 	bool any_time;
 	int err;              /* -ENOMEM: the trees are not to be used */
 	bool summed;          /* ptrees_finish: samples, period, dv inclusive */
+	struct psample *smp;  /* with by_thread: the samples, as they came */
+	size_t nr_smp, cap_smp;
+	uint64_t smp_left;    /* samples past PTREES_MAX_SAMPLES or the memory cap */
 	bool last_ok;         /* the previous sample's leaf, for a run of */
-	uint32_t last_ev, last_comm, last_leaf; /* samples with its frames */
+	uint32_t last_ev, last_leaf; /* samples with its frames */
+	uint64_t last_task;
 };
 /* Set @o's sink (and callgraph) to build @p during rep_load; @p must
  * outlive the load. */

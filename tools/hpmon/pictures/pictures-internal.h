@@ -73,8 +73,8 @@ struct page {
 	uint32_t *local;      /* [nr_syms]: the symbol's index in the page + 1 */
 	uint32_t *syms;       /* the page's symbols, as rep indexes */
 	size_t nr_syms, cap_syms;
-	struct htab *hc;      /* comm string id -> the page's index */
-	uint32_t *comms;
+	struct htab *hc;      /* task (comm string id | tid << 32) -> the page's index */
+	uint64_t *comms;
 	size_t nr_comms, cap_comms;
 	uint32_t **pnode;     /* [nr_ev][tree nodes]: the node's index in the page's
 				 tree, or its nearest ancestor's that is there */
@@ -107,7 +107,12 @@ int page_assemble(FILE *f, const char *data, size_t len);
  * event, per source line and hottest instructions. */
 #define ANNO_TOP 50
 int page_annotate(struct page *pg);
-/* picture-timeline.c: "timeline" (null without @t). */
-void page_timeline(struct json *j, const struct timeline *t);
+/* picture-timeline.c: "timeline" (null without @t); with @r, the
+ * series of its software events are never scaled. */
+void page_timeline(struct json *j, const struct timeline *t, const struct rep *r);
+/* picture-stack.c: "stacks", the samples in time order for the stack
+ * chart (docs/hpmon-report.md). 0 or -ENOMEM. */
+#define PAGE_STACK_TICK 1000  /* ns: the stack chart's time resolution */
+int page_stacks(struct page *pg);
 
 #endif

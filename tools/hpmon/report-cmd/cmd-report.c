@@ -291,8 +291,10 @@ int cmd_report(int argc, char **argv, struct hpm_ctx *ctx)
 		o.folded = true;
 	}
 	struct ptrees pt = { 0 };
-	if (pic == PIC_HTML)
+	if (pic == PIC_HTML) {
 		ptrees_init(&pt, &o); /* the page's trees, from every sample */
+		pt.by_thread = true;
+	}
 	if (xfmt >= 0 && (fmt != REP_TEXT || metric_args_any(&mo)))
 		return usage_error("%s", "--pprof, --trace-event and --speedscope are formats of their "
 				   "own: give one, without --json, --csv, --folded or metrics");

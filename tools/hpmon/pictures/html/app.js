@@ -39,9 +39,10 @@ function header() {
 
 function redraw() {
   applyRange();
-  draw();
+  showView();
   table();
   strip();
+  saveState();
 }
 
 function choose(e) {
@@ -81,6 +82,17 @@ for (const [k, label] of colourChoices()) {
 csel.value = S.colour;
 csel.disabled = csel.options.length < 2;
 csel.addEventListener('change', () => { S.colour = csel.value; draw(); });
+$('views').addEventListener('click', (e) => {
+  const b = e.target.closest('button');
+  if (!b) return;
+  S.view = b.dataset.view;
+  showView();
+  saveState();
+});
+$('tree').addEventListener('click', treeClick);
+$('stack-canvas').addEventListener('mousemove', stackTip);
+$('stack-canvas').addEventListener('mouseleave', () => { $('tip').hidden = true; });
+$('stack-canvas').addEventListener('click', (e) => { const bx = stackBox(e); if (bx && bx[3].sym >= 0) sandwich(bx[3].sym); });
 $('flame').addEventListener('click', (e) => {
   const f = e.target.closest('.fr');
   if (!f) return;
@@ -93,7 +105,8 @@ $('reset').addEventListener('click', () => { S.zoom = null; draw(); });
 $('search').addEventListener('input', () => {
   const q = $('search').value;
   try { S.search = q ? new RegExp(q, 'i') : null; } catch (err) { S.search = null; }
-  draw();
+  showView();
+  saveState();
 });
 $('filter').addEventListener('input', fillTable);
 document.querySelector('#funcs thead').addEventListener('click', (e) => {
@@ -105,6 +118,10 @@ document.querySelector('#funcs thead').addEventListener('click', (e) => {
 });
 document.querySelector('#funcs tbody').addEventListener('click', (e) => {
   const tr = e.target.closest('tr');
+  if (tr && tr.dataset.sym !== undefined && e.target.classList.contains('sw')) {
+    sandwich(Number(tr.dataset.sym));
+    return;
+  }
   if (tr && tr.dataset.sym !== undefined) showAnno(Number(tr.dataset.sym));
 });
 if (DIFF || !AX) {
@@ -114,7 +131,15 @@ if (DIFF || !AX) {
   stripEvents(redraw);
   $('clear').addEventListener('click', () => { S.sel = null; redraw(); });
 }
-window.addEventListener('resize', () => { draw(); if (!DIFF) strip(); });
+window.addEventListener('resize', () => { showView(); if (!DIFF) strip(); });
+if (DIFF) { // one task per name, and no times: no tasks' selector, no stack chart
+  $('threads').hidden = true;
+  document.querySelector('#views button[data-view=stackchart]').hidden = true;
+}
+S.root = build(S.ev);
+makeThreads();
+loadState(location.hash);
+window.addEventListener('hashchange', () => { loadState(location.hash); redraw(); });
 choose(S.ev);
 }
 // the time to interactive, for tests and bench/html.sh: ms since navigation

@@ -22,6 +22,13 @@ const fmtNum = (v) => (v === null || v === undefined || !isFinite(v) ? 'n/a'
 const DIFF = D.mode === 'diff';
 const CHARTS = D.mode === 'timeline'; // a stat -I file's charts alone
 
+// The tasks of the trees' second level: comm/tid per thread (a
+// single-threaded process's tid is its pid), or the name alone in diff's
+// page, whose trees merge the tasks of one name.
+const TASKS = (D.comms || []).map((c, i) => {
+  const tid = D.tids ? D.tids[i] : -1;
+  return { name: tid >= 0 ? c + '/' + tid : c, comm: c, tid, k: i };
+});
 // What the page shows now.
 const S = {
   ev: D.main,        // the event that weights the graph and the table
@@ -32,4 +39,9 @@ const S = {
   colour: DIFF ? 'diff' : 'name',  // what the frames' colours follow
   sel: null,         // the time range chosen, [from, to] in ns, or null
   range: null,       // the bins it covers, [first, last + 1) (timeline.js)
+  threads: null,     // the tasks chosen (a Set of indexes into TASKS), or null: all
+  view: 'flame',     // flame, calltree, inverted, sandwich, stackchart (views.js)
+  fn: null,          // the sandwich's function (a symbol's index)
 };
+// Whether task k (an index into TASKS; -1: none) is among those chosen.
+const taskOn = (k) => !S.threads || S.threads.has(k);

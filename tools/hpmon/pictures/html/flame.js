@@ -19,10 +19,11 @@ function build(e) {
   const nm = D.metrics.length;
   for (let i = 0; i < t.length; i += 4) {
     const k = i / 4, d = t[i], w = t[i + 1];
-    const n = { v: t[i + 3], n: t[i + 2], kids: [], parent: d ? path[d - 1] : null, k, sym: -1 };
+    const n = { v: t[i + 3], n: t[i + 2], kids: [], parent: d ? path[d - 1] : null, k, sym: -1, d };
     n.v0 = n.v; n.n0 = n.n;
+    n.th = d > 1 ? n.parent.th : -1; // the task it ran in
     if (!d) { n.name = 'all'; n.dso = ''; }
-    else if (w < 0) { n.name = D.comms[-1 - w]; n.dso = ''; }
+    else if (w < 0) { n.name = TASKS[-1 - w].name; n.dso = ''; n.th = -1 - w; }
     else { n.name = D.syms[w]; n.dso = D.dsos[D.symdso[w]]; n.sym = w; }
     if (nr && D.reads[e].length) n.reads = D.reads[e].slice(k * nr, (k + 1) * nr);
     if (nm && D.nmetrics[e].length) n.metrics = D.nmetrics[e].slice(k * nm, (k + 1) * nm);

@@ -66,7 +66,8 @@ function table() {
   const nm = D.metrics.length;
   for (let i = 0; nm && i < D.fmetrics.length; i += nm + 1)
     metrics.set(D.fmetrics[i], D.fmetrics.slice(i + 1, i + 1 + nm));
-  const total = S.range ? S.root.v : D.events[S.ev].period;
+  const part = S.range || S.threads; // else the exact totals of the whole profile
+  const total = part ? S.root.v : D.events[S.ev].period;
   const add = (s, sn, sp, tn, tp) => {
     const r = { name: D.syms[s], dso: D.dsos[D.symdso[s]], sym: s, self: pct(sp, total), selfn: sn,
                 total: pct(tp, total), totaln: tn };
@@ -74,7 +75,7 @@ function table() {
     for (let i = 0; i < nm; i++) r['m' + i] = m ? m[i] : null;
     rows.push(r);
   };
-  if (S.range) {
+  if (part) {
     for (const [s, a] of rangeFuncs()) if (a.tn) add(s, a.sn, a.sp, a.tn, a.tp);
   } else {
     const f = D.funcs[S.ev];
@@ -120,7 +121,12 @@ function fillTable() {
       tr.appendChild(td);
     }
     tr.dataset.name = r.name;
-    if (r.sym !== undefined) tr.dataset.sym = r.sym;
+    if (r.sym !== undefined) {
+      tr.dataset.sym = r.sym;
+      const sw = el('span', 'sw', '\u21c5');
+      sw.title = 'the sandwich of ' + r.name;
+      tr.cells[0].appendChild(sw);
+    }
     frag.appendChild(tr);
   }
   body.appendChild(frag);

@@ -34,7 +34,8 @@ function binEntries(e, fn) {
 // Per bin, the period of event e's samples.
 function binTotals(e) {
   const t = new Float64Array(D.bins.n);
-  binEntries(e, (node, b, n, p) => { t[b] += p; });
+  const nodes = e === S.ev ? S.nodes : [];
+  binEntries(e, (node, b, n, p) => { if (!nodes[node] || taskOn(nodes[node].th)) t[b] += p; });
   return t;
 }
 
@@ -47,18 +48,29 @@ function selToRange() {
   S.range = [b0, Math.max(b0 + 1, b1)];
 }
 
-// The tree's values in the range: each node's own bins, then its kids'.
+// The tree's values in the range and the tasks chosen: without a range
+// each node's whole values, else its own bins, then its kids'.
 function applyRange() {
   selToRange();
   const nodes = S.nodes;
-  for (const n of nodes) {
-    if (S.range) { n.v = 0; n.n = 0; } else { n.v = n.v0; n.n = n.n0; }
+  if (!nodes.length) return;
+  if (!S.range) {
+    for (const n of nodes) {
+      const on = n.th < 0 || taskOn(n.th);
+      n.v = on ? n.v0 : 0; n.n = on ? n.n0 : 0;
+    }
+    if (S.threads) {
+      const r = nodes[0];
+      r.v = 0; r.n = 0;
+      for (const c of r.kids) { r.v += c.v; r.n += c.n; }
+    }
+    return;
   }
-  if (!S.range) return;
+  for (const n of nodes) { n.v = 0; n.n = 0; }
   const [b0, b1] = S.range;
   binEntries(S.ev, (k, b, cnt, p) => {
     const n = nodes[k];
-    if (n && b >= b0 && b < b1) { n.v += p; n.n += cnt; }
+    if (n && b >= b0 && b < b1 && taskOn(n.th)) { n.v += p; n.n += cnt; }
   });
   for (let k = nodes.length - 1; k > 0; k--) { // children come after their parents
     const n = nodes[k];
@@ -66,9 +78,39 @@ function applyRange() {
   }
 }
 
+// Units. cpu-clock and task-clock count ns of CPU time (msec in a stat
+// file): a bin's count over its width is the CPUs in use. Other events
+// read in events per second; a metric in its own unit. Software events
+// count whenever the task runs: never scaled.
+const CLOCK = /^(cpu-clock|task-clock)(:[a-zA-Z]*)?$/;
+const SOFTWARE = /^(cpu-clock|task-clock|page-faults|faults|minor-faults|major-faults|context-switches|cs|cpu-migrations|migrations|alignment-faults|emulation-faults|dummy|bpf-output)(:[a-zA-Z]*)?$/;
+function unitOf(event, unit, metric) {
+  if (metric) return { f: 1, u: unit || '', rate: false };
+  if (CLOCK.test(event)) return { f: unit === 'msec' ? 1e6 : 1, u: 'CPUs', rate: false };
+  return { f: 1, u: (unit ? unit : 'events') + '/s', rate: true };
+}
+// Per bin of width ns: the value in the unit (CPUs, per second, as is).
+const inUnit = (u, x, width) => (u.u === 'CPUs' ? (x * u.f) / width : u.rate ? x / (width / 1e9) : x);
+const fmtVal = (v, u) => (u.u === 'CPUs' ? v.toFixed(v >= 10 ? 1 : 2) + ' CPUs' : (fmtRate(v).trim() + ' ' + u.u).trim());
+
+// The time ticks: a step of 1, 2 or 5 times a power of ten seconds,
+// about one per 100 px.
+function ticks(W) {
+  const span = (AX.t1 - AX.t0) / 1e9;
+  const raw = span / Math.max(1, W / 100);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * p).find((x) => x >= raw) * 1e9;
+  const out = [];
+  for (let t = 0; t <= AX.t1 - AX.t0 + 1; t += step) out.push(t);
+  return out;
+}
+const fmtTick = (ns) => { const s = ns / 1e9; return (s >= 1 || s === 0 ? +s.toFixed(3) : +s.toPrecision(3)) + ' s'; };
+
 // One lane: values per bin (bin 0 at start, each width ns), bars scaled
-// to the lane's maximum; where cover[i] < 1 the bar is hatched.
-function paint(c, vals, start, width, h, colour, cover) {
+// to @max (the lane's, or its group's), its value written at the top
+// left; the time ticks as faint lines; where cover[i] < 1 the bar is
+// hatched.
+function paint(c, vals, start, width, h, colour, cover, max, label) {
   const W = c.clientWidth;
   c.width = W;
   c.height = h;
@@ -80,12 +122,12 @@ function paint(c, vals, start, width, h, colour, cover) {
     g.fillStyle = '#dde8ff';
     g.fillRect(X(S.sel[0]), 0, X(S.sel[1]) - X(S.sel[0]), h);
   }
-  let max = 0;
-  for (const x of vals) if (x > max) max = x;
+  g.fillStyle = '#eee';
+  for (const t of ticks(W)) g.fillRect(Math.round(X(AX.t0 + t)), 0, 1, h);
   for (let i = 0; i < vals.length; i++) {
     if (!(vals[i] > 0) || !max) continue;
     const x0 = X(start + i * width), x1 = X(start + (i + 1) * width);
-    const bh = Math.max(1, ((h - 2) * vals[i]) / max);
+    const bh = Math.max(1, Math.min(h - 2, ((h - 2) * vals[i]) / max));
     const bw = Math.max(1, x1 - x0 - (x1 - x0 > 3 ? 1 : 0));
     g.fillStyle = colour;
     g.fillRect(x0, h - bh, bw, bh);
@@ -95,6 +137,31 @@ function paint(c, vals, start, width, h, colour, cover) {
       g.fillStyle = '#a40';
       for (let y = h - bh; y < h; y += 4) g.fillRect(x0, y, bw, 1);
     }
+  }
+  g.font = '10px system-ui, sans-serif';
+  g.fillStyle = '#333';
+  g.textBaseline = 'top';
+  g.fillText(label, 3, 1);
+  c.dataset.max = max;
+}
+
+// The axis of time above the lanes: ticks and their seconds from the start.
+function paintAxis(c) {
+  const W = c.clientWidth, h = 18;
+  c.width = W;
+  c.height = h;
+  const g = c.getContext('2d');
+  g.font = '10px system-ui, sans-serif';
+  g.fillStyle = '#555';
+  g.textBaseline = 'top';
+  const ts = ticks(W);
+  c.dataset.ticks = ts.map(fmtTick).join(',');
+  for (const t of ts) {
+    const x = Math.round((t / (AX.t1 - AX.t0)) * W);
+    g.fillRect(x, 10, 1, 8);
+    const s = fmtTick(t);
+    const tw = g.measureText(s).width;
+    g.fillText(s, Math.min(Math.max(0, x - tw / 2), W - tw), 0);
   }
 }
 
@@ -106,9 +173,21 @@ function laneRow(box, label, note, h, cls) {
   const c = el('canvas', 'lc');
   c.style.height = h + 'px';
   row.appendChild(c);
-  row.appendChild(el('div', 'val', note));
+  const val = el('div', 'val', note);
+  row.appendChild(val);
   box.appendChild(row);
   return c;
+}
+// A lane's "own scale" box: off, the lane shares its group's scale.
+function ownScale(c, l) {
+  const lab = el('label', 'own');
+  const b = el('input');
+  b.type = 'checkbox';
+  b.title = 'this lane on its own scale';
+  b.addEventListener('change', () => { l.own = b.checked; strip(); });
+  lab.appendChild(b);
+  lab.appendChild(document.createTextNode('own scale'));
+  c.parentNode.appendChild(lab);
 }
 
 // The timeline's series grouped by event (or metric), "all" first.
@@ -121,54 +200,102 @@ function seriesByEvent() {
   return m;
 }
 function coverNote(s) {
-  if (!s.coverage) return '';
+  if (!s.coverage || SOFTWARE.test(s.event)) return '';
   let lo = 1, k = 0;
   s.coverage.forEach((c, i) => { if (s.count[i] > 0 && c < 0.999) { k++; lo = Math.min(lo, c); } });
   return k ? '; scaled in ' + k + (k > 1 ? ' bins' : ' bin') + ' (counted ' + (100 * lo).toFixed(0) + '% of the time at least)' : '';
 }
+// A lane's name: the timeline's (comm/tid, comm/pid for a process), or
+// the trees' name of that tid when the timeline knew only the number.
+function laneName(s) {
+  if (s.tid >= 0 && /^\d+$/.test(s.thread)) {
+    const t = TASKS.find((x) => x.tid === s.tid);
+    if (t) return t.name;
+  }
+  return s.thread;
+}
 
-// The lanes, made once; painted again when the event or range changes.
+// The lanes, made once; painted again when the event, range or tasks
+// change. Lanes of one group share its largest value as their scale,
+// unless a lane's "own scale" is ticked.
 let lanes = [];
 function makeLanes() {
   const box = $('lanes');
   box.textContent = '';
   lanes = [];
+  const ax = el('canvas', 'axis');
+  ax.id = 'axis';
+  const axr = el('div', 'lane axis-row');
+  axr.appendChild(el('div', 'lab', ''));
+  axr.appendChild(ax);
+  axr.appendChild(el('div', 'val', ''));
+  box.appendChild(axr);
+  lanes.push({ axis: true, draw: () => paintAxis(ax) });
   if (D.bins && D.bins.n) {
     const c = laneRow(box, 'samples', '', LANE_H, 'samples');
     c.id = 'strip';
-    lanes.push({ c, h: LANE_H, draw: () => {
-      paint(c, binTotals(S.ev), D.bins.t0, D.bins.width, LANE_H, '#c63', null);
+    const l = { c, group: 'samples', own: false };
+    l.vals = () => {
+      const e = D.events[S.ev];
+      const u = unitOf(e.name, '', false);
+      l.u = u;
+      return Array.from(binTotals(S.ev), (x) => inUnit(u, x, D.bins.width));
+    };
+    l.draw = (max) => {
+      paint(c, l.cur, D.bins.t0, D.bins.width, LANE_H, '#c63', null, max, fmtVal(max, l.u));
       c.parentNode.firstChild.textContent = 'samples of ' + D.events[S.ev].name;
-    } });
+      c.parentNode.querySelector('.val').textContent = l.u.u === 'CPUs' ? 'CPU time of the samples' : l.u.u;
+    };
+    lanes.push(l);
   }
   const T = D.timeline;
   if (!T || !T.n) return;
-  const secs = T.width / 1e9;
   for (const [name, ss] of seriesByEvent()) {
     const grp = el('details', 'tl-event');
     grp.open = true;
     grp.dataset.event = name;
-    grp.appendChild(el('summary', '', name + (ss[0].metric ? ' (metric)' : '') + (ss[0].unit ? ', ' + ss[0].unit : '')));
+    const u = unitOf(name, ss[0].unit, ss[0].metric);
+    grp.appendChild(el('summary', '', name + (ss[0].metric ? ' (metric)' : '') + ' in ' + (u.u || 'its values') +
+      (ss.length > 1 ? '; the lanes share one scale' : '')));
     box.appendChild(grp);
     ss.forEach((s, i) => {
       const all = s.tid === -1;
-      const vals = s.metric ? s.count : s.count.map((x) => x / secs);
-      const mean = s.metric ? s.total : s.total / (T.n * secs);
-      const note = (s.metric ? 'mean ' + fmtNum(mean) : 'mean ' + fmtRate(mean) + (s.unit || '') + '/s') +
-        coverNote(s);
-      const c = laneRow(grp, s.thread, note, all ? LANE_H : SWIM_H, all ? 'all' : 'thread');
+      const vals = s.count.map((x) => inUnit(u, x, T.width));
+      const mean = s.metric ? s.total : inUnit(u, s.total, T.n * T.width);
+      const note = 'mean ' + fmtVal(mean, u) + coverNote(s);
+      const c = laneRow(grp, laneName(s), note, all ? LANE_H : SWIM_H, all ? 'all' : 'thread');
       c.dataset.event = s.event;
-      c.dataset.thread = s.thread;
+      c.dataset.thread = laneName(s);
+      c.dataset.tid = s.tid;
       c.dataset.total = s.total;
-      lanes.push({ c, draw: () => paint(c, vals, T.start, T.width, all ? LANE_H : SWIM_H,
-                                         all ? (s.metric ? '#484' : '#36a') : '#89b', s.coverage) });
+      c.dataset.mean = mean;
+      c.dataset.unit = u.u;
+      const cover = SOFTWARE.test(s.event) ? null : s.coverage;
+      const l = { c, group: name, own: false, tid: s.tid, vals: () => vals, u };
+      l.draw = (max) => paint(c, l.cur, T.start, T.width, all ? LANE_H : SWIM_H,
+                              all ? (s.metric ? '#484' : '#36a') : '#89b', cover, max, fmtVal(max, u));
+      ownScale(c, l);
+      lanes.push(l);
       if (!all && i === 1 && ss.length > 2) grp.dataset.threads = ss.length - 1;
     });
   }
 }
 
 function strip() {
-  for (const l of lanes) l.draw();
+  const gmax = new Map();
+  for (const l of lanes) {
+    if (l.axis) continue;
+    l.cur = l.vals();
+    l.max = 0;
+    for (const x of l.cur) if (x > l.max) l.max = x;
+    gmax.set(l.group, Math.max(gmax.get(l.group) || 0, l.max));
+  }
+  for (const l of lanes) {
+    if (l.axis) { l.draw(); continue; }
+    l.c.parentNode.classList.toggle('off', l.tid >= 0 && !!S.threads &&
+      !TASKS.some((t) => t.tid === l.tid && S.threads.has(t.k)));
+    l.draw(l.own ? l.max : gmax.get(l.group));
+  }
   if (!AX) return;
   const tot = AX.t1 - AX.t0;
   $('range').textContent = S.sel
