@@ -190,7 +190,8 @@ HPM_API size_t hpm_attr__format_open(char *buf, size_t len, int pid, int cpu, in
 struct hpm_catalog_entry {
 	const char *name;   /* spec that resolves it, e.g. "msr/tsc/" */
 	const char *kind;   /* "hardware", "software", "cache", "pmu",
-			       "tracepoint", "native", "breakpoint" */
+			       "vendor" (the model's tables), "tracepoint",
+			       "native", "breakpoint" */
 	const char *pmu;    /* PMU name or "" */
 	const char *desc;   /* one line, may be "" */
 };
@@ -205,6 +206,18 @@ struct hpm_catalog_entry {
 typedef int (*hpm_catalog_fn)(const struct hpm_catalog_entry *e, void *arg);
 HPM_API int hpm_catalog__foreach(struct hpm_ctx *ctx, unsigned flags,
 				 hpm_catalog_fn fn, void *arg);
+
+/* The processor model whose vendor tables (docs/vendor-tables.md) name
+ * this machine's events: found once per context, from
+ * hpm_ctx_opts.cpuid or the machine's cpuid string. */
+struct hpm_vendor_info {
+	const char *cpuid;   /* "GenuineIntel-6-55-4"; NULL when none could be read */
+	const char *model;   /* "x86/skylakex"; NULL when the model has no tables */
+	const char *version; /* the table's version, "v1.28"; "-" when it has none */
+};
+/* 0 with @out filled; -ENOENT when the model has no tables (@out->cpuid
+ * still says which it is); -ENOMEM. The strings are the context's. */
+HPM_API int hpm_vendor__model(struct hpm_ctx *ctx, struct hpm_vendor_info *out);
 
 /*
  * The name of the machine's first core (CPU) PMU into @buf: "cpu",

@@ -2,7 +2,8 @@
 /*
  * The catalogue of events this machine offers, for `hpmon list`: generic
  * hardware, software and cache events (data/generic-events.txt), the
- * aliases of every sysfs PMU, the breakpoint syntax, tracepoints from
+ * aliases of every sysfs PMU, the events of the vendor's tables for this
+ * model (events/vendor.c), the breakpoint syntax, tracepoints from
  * tracefs and libpfm4's native events of the PMUs it detects.
  *
  * Every name handed out is a specification hpm_evlist__parse accepts
@@ -22,6 +23,7 @@
 #include "events/generic-internal.h"
 #include "events/pfm-internal.h"
 #include "events/pmu-internal.h"
+#include "events/vendor-internal.h"
 
 #define NAME_MAX_LEN 256
 
@@ -189,6 +191,77 @@ static int pmu_cb(const char *pmu, void *arg)
 	struct fn_arg *fa = arg;
 	int rc = hpm_pmu__foreach_alias(fa->ctx, pmu, alias_cb, fa);
 	return rc < 0 ? 0 : rc; /* an unreadable events/ hides that PMU only */
+}
+
+/* ---- the vendor's tables for this model ---- */
+
+struct pmu_seen {
+	const struct hpm_ctx *ctx;
+	const char *table_pmu;
+	bool found;
+};
+
+static int pmu_seen_cb(const char *name, void *arg)
+{
+	struct pmu_seen *ps = arg;
+
+	if (hpm__vendor_pmu_match(ps->table_pmu, name, hpm_pmu__is_core(ps->ctx, name))) {
+		ps->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+#define MAX_TABLE_PMUS 64
+
+/* Whether this machine has a PMU that table PMU @pmu names, remembered
+ * in @names/@have (a model's table names a few dozen). */
+static bool machine_has(const struct hpm_ctx *ctx, const char *pmu, const char **names,
+			bool *have, size_t *nr)
+{
+	struct pmu_seen ps = { .ctx = ctx, .table_pmu = pmu };
+
+	for (size_t i = 0; i < *nr; i++)
+		if (!strcmp(names[i], pmu))
+			return have[i];
+	hpm_pmu__foreach(ctx, pmu_seen_cb, &ps);
+	if (*nr < MAX_TABLE_PMUS) {
+		names[*nr] = pmu;
+		have[(*nr)++] = ps.found;
+	}
+	return ps.found;
+}
+
+/* Each event of the model's table whose PMU this machine has, as perf
+ * makes them the aliases of the PMUs there are, but the deprecated (perf
+ * lists those only when asked): bare, as it resolves; a hybrid model's
+ * as PMU/NAME/, one entry per core PMU. */
+static int foreach_vendor(struct hpm_ctx *ctx, hpm_catalog_fn fn, void *arg)
+{
+	const struct hpm_vendor_event *v;
+	const char *names[MAX_TABLE_PMUS];
+	bool have[MAX_TABLE_PMUS];
+	size_t nr, nr_pmus = 0;
+	char name[NAME_MAX_LEN];
+	int rc = 0;
+
+	if (hpm__vendor_events(ctx, &v, &nr))
+		return 0;
+	for (size_t i = 0; i < nr && !rc; i++) {
+		const char *n = v[i].name;
+		if (v[i].deprecated || !machine_has(ctx, v[i].pmu, names, have, &nr_pmus))
+			continue;
+		if (!strcmp(v[i].pmu, "cpu_core") || !strcmp(v[i].pmu, "cpu_atom")) {
+			if (snprintf(name, sizeof(name), "%s/%s/", v[i].pmu, n) >= (int)sizeof(name))
+				continue;
+			n = name;
+		}
+		struct hpm_catalog_entry ce = {
+			.name = n, .kind = "vendor", .pmu = v[i].pmu, .desc = v[i].desc,
+		};
+		rc = fn(&ce, arg);
+	}
+	return rc;
 }
 
 static int foreach_breakpoint(const struct hpm_ctx *ctx, hpm_catalog_fn fn,
@@ -362,6 +435,8 @@ int hpm_catalog__foreach(struct hpm_ctx *ctx, unsigned flags,
 	free(w);
 	if (!rc)
 		rc = hpm_pmu__foreach(ctx, pmu_cb, &fa);
+	if (!rc)
+		rc = foreach_vendor(ctx, fn, arg);
 	if (!rc)
 		rc = foreach_breakpoint(ctx, fn, arg);
 	if (!rc && (flags & HPM_CATALOG_TRACEPOINTS))

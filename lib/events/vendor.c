@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <zstd.h>
 
+#include <hpmon/event.h>
 #include "core/ctx-internal.h"
 #include "events/vendor-internal.h"
 
@@ -304,8 +305,10 @@ static struct vendor_state *state_of(struct hpm_ctx *ctx)
 		s->have_cpuid = !copy_field(s->cpuid, sizeof(s->cpuid), ctx->cpuid,
 					    strlen(ctx->cpuid));
 	else
-		s->have_cpuid = cpuid_x86(ctx, s->cpuid, sizeof(s->cpuid)) ||
-				cpuid_arm64(ctx, s->cpuid, sizeof(s->cpuid));
+		/* a real machine has one or the other; a recorded arm64 tree
+		 * read with the host's /proc is the tree's machine */
+		s->have_cpuid = cpuid_arm64(ctx, s->cpuid, sizeof(s->cpuid)) ||
+				cpuid_x86(ctx, s->cpuid, sizeof(s->cpuid));
 	s->err = s->have_cpuid ? match_model(s) : -ENOENT;
 	if (!s->err) {
 		s->model.cpuid = s->cpuid;
@@ -559,4 +562,18 @@ const struct hpm_vendor_event *hpm__vendor_event_on(struct hpm_ctx *ctx, const c
 		if (hpm__vendor_pmu_match(ev[i].pmu, pmu, core))
 			return &ev[i];
 	return NULL;
+}
+
+int hpm_vendor__model(struct hpm_ctx *ctx, struct hpm_vendor_info *out)
+{
+	const struct hpm_vendor_model *m;
+	int err = hpm__vendor_model(ctx, &m);
+
+	memset(out, 0, sizeof(*out));
+	out->cpuid = hpm__vendor_cpuid(ctx);
+	if (err)
+		return err;
+	out->model = m->dir;
+	out->version = m->version;
+	return 0;
 }

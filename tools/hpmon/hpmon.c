@@ -154,7 +154,7 @@ static struct hpm_ctx *make_ctx(void)
 		/* as perf: root gets tracefs mounted when an event needs it */
 		.mount_tracefs = true,
 		/* as PERF_CPUID: the model whose vendor tables apply */
-		.cpuid = getenv("HPMON_CPUID"),
+		.cpuid = secure_getenv("HPMON_CPUID"),
 	};
 	return hpm_ctx__new(&o);
 }

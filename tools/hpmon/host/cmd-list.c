@@ -64,7 +64,7 @@ static void usage(FILE *f)
 		"opened here. PATTERN is a glob (sched:*, *cache*) or a substring of\n"
 		"the name; a pattern also searches tracepoints and native events.\n\n"
 		"  --json          print a JSON array of {name, kind, pmu, description,\n"
-		"                  supported, reason}\n"
+		"                  supported, reason, model, table_version}\n"
 		"  --no-probe      do not open each event to see if it works\n"
 		"  --tracepoints   include every tracepoint (thousands)\n"
 		"  --native        include libpfm4's native events of this CPU's PMUs\n"
@@ -217,8 +217,13 @@ static void print_line(struct lister *l, const struct hpm_catalog_entry *e,
 
 	if (!l->kind || strcmp(l->kind, kind) ||
 	    (!strcmp(kind, "pmu") && strcmp(l->pmu, e->pmu))) {
+		struct hpm_vendor_info vi;
 		if (!strcmp(kind, "pmu"))
 			printf("%sPMU events of %s:\n", l->kind ? "\n" : "", esc_text(e->pmu));
+		else if (!strcmp(kind, "vendor") && !hpm_vendor__model(l->ctx, &vi))
+			printf("%sVendor events of %s (tables %s, cpuid %s):\n",
+			       l->kind ? "\n" : "", esc_text(vi.model), esc_text(vi.version),
+			       esc_text(vi.cpuid));
 		else
 			printf("%s%s:\n", l->kind ? "\n" : "", section_title(kind));
 		l->kind = kind;
@@ -261,6 +266,12 @@ static int entry_cb(const struct hpm_catalog_entry *e, void *arg)
 	json_str(&l->j, "kind", e->kind);
 	json_str(&l->j, "pmu", e->pmu);
 	json_str(&l->j, "description", e->desc);
+	/* every entry has every key: the vendor's table, null for the others */
+	struct hpm_vendor_info vi = { 0 };
+	if (strcmp(e->kind, "vendor") || hpm_vendor__model(l->ctx, &vi))
+		vi.model = vi.version = NULL;
+	json_str(&l->j, "model", vi.model);
+	json_str(&l->j, "table_version", vi.version);
 	if (supported < 0)
 		json_null(&l->j, "supported");
 	else
@@ -291,6 +302,11 @@ static void print_footer(FILE *f, struct lister *l,
 	else if (!(flags & HPM_CATALOG_TRACEPOINTS))
 		fprintf(f, "Tracepoints: not listed; use --tracepoints or a pattern "
 			   "such as 'sched:*'\n");
+	struct hpm_vendor_info vi;
+	if (hpm_vendor__model(l->ctx, &vi) == -ENOENT)
+		fprintf(f, "Vendor events: none: Linux 6.1 perf's tables have no model "
+			   "for this processor (cpuid %s); generic events and sysfs "
+			   "aliases only\n", vi.cpuid ? esc_text(vi.cpuid) : "unknown");
 	if (!(flags & HPM_CATALOG_NATIVE))
 		fprintf(f, "Native events (libpfm4): not listed; use --native or a "
 			   "pattern\n");
