@@ -17,10 +17,13 @@
 #include "core/data-internal.h"
 #include "core/file-internal.h"
 #include "events/evlist-internal.h"
+#include "events/vendor-internal.h"
 #include "metrics/metric-internal.h"
 #include "sys/opts.h"
 
 /* ---- the shipped files ---- */
+
+static int add_vendor(struct hpm_metricset *ms);
 
 static int add_data_file(struct hpm_metricset *ms, const char *file)
 {
@@ -208,7 +211,39 @@ static int load_rest(struct hpm_metricset *ms)
 		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
 		rc = add_data_file(ms, file);
 	}
+	if (!rc)
+		rc = add_vendor(ms);
 	return rc ? rc : add_costs(ms);
+}
+
+/* The vendor's metrics of this machine's model (data/vendor/MODEL/
+ * metrics.txt), after hpmon's own files: a name both define is the
+ * vendor's, as perf's users type it (hpmon's own are lower-case; perf's
+ * IPC and hpmon's ipc are two metrics). Without tables, the set keeps
+ * hpmon's own metrics, and says so where a name is not found. */
+static int add_vendor(struct hpm_metricset *ms)
+{
+	const struct hpm_vendor_model *vm = NULL;
+	const char *text;
+	char origin[96];
+	struct hpm_parse_error e;
+
+	if (hpm__vendor_model(ms->ctx, &vm) || !vm) {
+		const char *cpuid = hpm__vendor_cpuid(ms->ctx);
+		snprintf(ms->no_vendor, sizeof(ms->no_vendor),
+			 "this machine's model (%s) has no vendor tables: hpmon's own metrics only",
+			 cpuid ? cpuid : "cpuid unknown");
+		return 0;
+	}
+	text = hpm__vendor_text(vm, "metrics.txt");
+	if (!text)
+		return 0;
+	snprintf(origin, sizeof(origin), "data/vendor/%s/metrics.txt", vm->dir);
+	if (ms->nr_files < sizeof(ms->files) / sizeof(ms->files[0]))
+		snprintf(ms->files[ms->nr_files++], sizeof(ms->files[0]), "vendor/%s/metrics.txt",
+			 vm->dir);
+	snprintf(ms->vendor_model, sizeof(ms->vendor_model), "%s", vm->name);
+	return hpm__metricset_add_text(ms, text, origin, &e);
 }
 
 int hpm__metricset_load(const struct hpm_metricset *cms, bool all)

@@ -84,7 +84,9 @@ static bool valid_name(const char *s)
 	if (!n || n > MAX_NAME || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.')
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '.' &&
+		    /* perf's "power_channel_ppd %" */
+		    !(s[i] == ' ' && s[i + 1] == '%' && !s[i + 2]) && !(s[i] == '%' && !s[i + 1]))
 			return false;
 	for (size_t i = 0; i < sizeof(reserved) / sizeof(reserved[0]); i++)
 		if (!strcmp(s, reserved[i]))
@@ -336,7 +338,7 @@ static int parse_line(struct mparse *p, unsigned line, size_t off, char *s)
 		*--e = '\0';
 	off += (size_t)(key - s);
 	if (!strcmp(key, "metric")) {
-		if (!val[0] || strpbrk(val, " \t"))
+		if (!val[0] || (strpbrk(val, " \t") && strcmp(strpbrk(val, " \t"), " %")))
 			return perr(p, line, off, key, "write 'metric NAME' (one name)");
 		return start_metric(p, line, off, val);
 	}

@@ -66,6 +66,8 @@ struct hpm_metricset {
 	bool no_builtin;
 	int load_err;
 	struct hpm_literals lit;
+	char vendor_model[48];  /* the vendor tables' model read ("skylakex"), or "" */
+	char no_vendor[160];    /* why there are none, when read and none found */
 };
 
 /* The value of perf's literal @name (#SMT_on ...) on the set's machine,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <hpmon/preset.h>
 #include "core/suggest-internal.h"
@@ -145,6 +146,23 @@ static void suggest(const struct hpm_metricset *ms, const char *word, char *out,
 	hpm_suggest__format(&s, out, len);
 }
 
+/* Is @m in @group, as written or (@ci) whatever the case? */
+static bool in_group(const struct hpm_metric *m, const char *group, int ci)
+{
+	size_t n = strlen(group);
+	if (!ci)
+		return hpm_metric__in_group(m, group);
+	for (const char *p = m->groups; *p;) {
+		size_t w = strcspn(p, " ");
+		if (w == n && !strncasecmp(p, group, n))
+			return true;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	return false;
+}
+
 int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_error *err)
 {
 	struct hpm_parse_error local;
@@ -190,15 +208,27 @@ int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_erro
 				 mods, item);
 			break;
 		}
-		/* a group first (ipc is a group and a metric of it), then a metric */
-		bool found = hpm_metricset__is_group(sel->ms, item);
-		for (size_t i = 0; found && i < sel->ms->nr && !rc; i++)
-			if (hpm_metric__in_group(sel->ms->m[i], item))
-				rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
-		const struct hpm_metric *m = found ? NULL : hpm_metricset__find(sel->ms, item);
-		if (m) {
-			found = true;
-			rc = select_one(sel, m, mods ? mods : "", false);
+		/* a group first (ipc is a group and a metric of it), then a
+		 * metric; as written, else whatever the case, as perf matches
+		 * (-M topdownl1) */
+		bool found = false;
+		for (int ci = 0; ci < 2 && !found && !rc; ci++) {
+			for (size_t i = 0; i < sel->ms->nr && !rc; i++)
+				if (in_group(sel->ms->m[i], item, ci)) {
+					found = true;
+					rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
+				}
+			/* a hybrid model names a metric once per core type */
+			for (size_t i = 0; !found && i < sel->ms->nr && !rc; i++)
+				if (ci ? !strcasecmp(sel->ms->m[i]->name, item)
+				       : !strcmp(sel->ms->m[i]->name, item)) {
+					rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
+					for (size_t j = i + 1; j < sel->ms->nr && !rc; j++)
+						if (!strcmp(sel->ms->m[j]->name, sel->ms->m[i]->name))
+							rc = select_one(sel, sel->ms->m[j],
+									mods ? mods : "", false);
+					found = true;
+				}
 		}
 		if (!found) {
 			err->err = rc = -HPM_ERR_UNKNOWN_EVENT;
@@ -206,7 +236,9 @@ int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_erro
 			snprintf(err->token, sizeof(err->token), "%s", item);
 			snprintf(err->msg, sizeof(err->msg),
 				 "no metric or metric group '%s' for %s processors "
-				 "(see 'hpmon list --metrics')", item, sel->ms->fam.name);
+				 "(see 'hpmon list metrics')%s%s", item,
+				 sel->ms->vendor_model[0] ? sel->ms->vendor_model : sel->ms->fam.name,
+				 sel->ms->no_vendor[0] ? "; " : "", sel->ms->no_vendor);
 			suggest(sel->ms, item, err->suggest, sizeof(err->suggest));
 		}
 		p = next;
