@@ -217,6 +217,25 @@ static unsigned dashes(const char *s)
 	return n;
 }
 
+/* Whether @id can match regex @map at all: it starts with the regex's
+ * literal prefix (up to its first special character), unless the regex
+ * has a top-level alternative. Spares compiling most of the ~60. */
+static bool may_match(const char *map, const char *id)
+{
+	int depth = 0;
+
+	for (const char *c = map; *c; c++) {
+		depth += *c == '(';
+		depth -= *c == ')';
+		if (*c == '|' && depth == 0)
+			return true;
+	}
+	for (; *map && !strchr(".[]()*+?{}|^$\\", *map); map++, id++)
+		if (*map != *id)
+			return false;
+	return true;
+}
+
 /* Whether regex @map matches @id as a whole; x86's rule: a map entry
  * without a stepping ignores the id's stepping, one with a stepping
  * needs an id with one. */
@@ -229,7 +248,7 @@ static bool cpuid_match(const char *arch, const char *map, const char *id)
 	size_t want = strlen(id);
 	bool ok;
 
-	if (x86 && full_map && !full_id)
+	if ((x86 && full_map && !full_id) || !may_match(map, id))
 		return false;
 	if (regcomp(&re, map, REG_EXTENDED))
 		return false;
@@ -459,7 +478,12 @@ static int index_locked(struct vendor_state *s)
 		if (!parse_event(line, &s->events[n]))
 			n++;
 	}
-	qsort(s->events, n, sizeof(*s->events), event_cmp);
+	/* the converter writes them sorted: check, sort only if not */
+	for (size_t i = 1; i < n; i++)
+		if (event_cmp(&s->events[i - 1], &s->events[i]) > 0) {
+			qsort(s->events, n, sizeof(*s->events), event_cmp);
+			break;
+		}
 	s->nr_events = n;
 	return 0;
 }
