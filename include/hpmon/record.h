@@ -184,6 +184,10 @@ HPM_API enum hpm_timeline_mode hpm_record__timeline_mode(const struct hpm_record
 HPM_API uint64_t hpm_record__timeline_due(const struct hpm_record *r);
 /* Poll this for POLLIN: a buffer passed its watermark. */
 HPM_API int hpm_record__poll_fd(const struct hpm_record *r);
+/* Called after each perf_event_open(2) the recording makes (events,
+ * side-band dummies, timeline timers), as hpm_session__on_open: for
+ * hpmon record -vv. Set it before hpm_record__open(). */
+HPM_API void hpm_record__on_open(struct hpm_record *r, hpm_open_fn fn, void *arg);
 
 typedef int (*hpm_record_fn)(const struct hpm_prec *rec, void *arg);
 /*

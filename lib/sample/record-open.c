@@ -196,13 +196,11 @@ static int open_fd(struct hpm_record *r, size_t i, size_t t, size_t c, bool side
 		allow |= HPM_FALLBACK_GUEST;
 	if (!ev->explicit_priv)
 		allow |= HPM_FALLBACK_USER;
-	int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
-				allow, &did);
+	int fd = hpm__record_perf_open(r, &a, r->thr[t], r->cpu[c], group_fd, allow, &did);
 	if (fd == -EINVAL && r->format_lost < 0 && (a.read_format & PERF_FORMAT_LOST)) {
 		/* before Linux 6.0: no count of lost samples per event */
 		a.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
-		fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
-				    allow, &did);
+		fd = hpm__record_perf_open(r, &a, r->thr[t], r->cpu[c], group_fd, allow, &did);
 		if (fd >= 0) {
 			r->format_lost = 0;
 			for (size_t k = 0; k < r->nr_ev; k++)
@@ -368,8 +366,8 @@ static int open_sideband(struct hpm_record *r)
 			};
 			hpm__record_timeline_clock(r, &a);
 			/* no build ids before Linux 5.12 */
-			int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], -1, PERF_FLAG_FD_CLOEXEC,
-						HPM_FALLBACK_BUILD_ID, NULL);
+			int fd = hpm__record_perf_open(r, &a, r->thr[t], r->cpu[c], -1,
+						       HPM_FALLBACK_BUILD_ID, NULL);
 			if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
 				break;
 			if (fd < 0)

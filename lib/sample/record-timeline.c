@@ -87,8 +87,8 @@ static int open_timer(struct hpm_record *r, size_t k, size_t t, size_t c)
 	a.exclude_user = r->attr[leader].exclude_user;
 	a.exclude_kernel = r->attr[leader].exclude_kernel;
 	a.exclude_hv = r->attr[leader].exclude_hv;
-	int fd = hpm__perf_open(&a, r->thr[t], r->cpu[c], group_fd, PERF_FLAG_FD_CLOEXEC,
-				HPM_FALLBACK_USER, NULL);
+	int fd = hpm__record_perf_open(r, &a, r->thr[t], r->cpu[c], group_fd, HPM_FALLBACK_USER,
+				       NULL);
 	if (fd == -ESRCH && r->o.target == HPM_TARGET_PIDS)
 		return 0;
 	if (fd < 0)

@@ -310,6 +310,12 @@ enum hpm_callchain hpm_record__callchain(const struct hpm_record *r, size_t idx)
 bool hpm_record__group_no_inherit(const struct hpm_record *r) { return r->group_no_inherit; }
 int hpm_record__poll_fd(const struct hpm_record *r) { return r->epfd; }
 
+void hpm_record__on_open(struct hpm_record *r, hpm_open_fn fn, void *arg)
+{
+	r->open_fn = fn;
+	r->open_arg = arg;
+}
+
 /* The records event @i could not write (PERF_FORMAT_LOST), summed over
  * its file descriptors: its samples lost to full buffers (and, for the
  * event that carries the side band, its mmap and comm records). Inherited

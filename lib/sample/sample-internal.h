@@ -42,6 +42,7 @@
 
 #include <hpmon/record.h>
 #include "attach/attach-internal.h"
+#include "sys/perf.h"
 #include "sys/ring.h"
 
 struct rec_id {
@@ -112,7 +113,21 @@ struct hpm_record {
 	bool tl_poll;
 	uint64_t tl_next;
 	uint64_t tl_vals[2 + 2 * 1024]; /* one READ record's values */
+	hpm_open_fn open_fn;     /* hpm_record__on_open */
+	void *open_arg;
 };
+
+/* perf_event_open of the recording (flags: close on exec) with the
+ * fallbacks of @allow, told to the hpm_record__on_open callback. */
+static inline int hpm__record_perf_open(const struct hpm_record *r, struct perf_event_attr *a,
+					pid_t pid, int cpu, int group_fd, unsigned allow,
+					unsigned *did)
+{
+	int fd = hpm__perf_open(a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, allow, did);
+	if (r->open_fn)
+		r->open_fn(a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC, fd, r->open_arg);
+	return fd;
+}
 
 /* Event @ev's file descriptor on thread slot @thr and CPU slot @cpu. */
 static inline int *hpm__record_fdp(const struct hpm_record *r, size_t ev, size_t thr, size_t cpu)

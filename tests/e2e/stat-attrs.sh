@@ -25,7 +25,7 @@ perf version 2>/dev/null | grep -q '^perf version 6\.1\.' ||
 # NAME=VALUE joined with ';' (read_format without ID and GROUP).
 attrs() {
 	python3 - "$1" <<'EOF'
-import sys
+import re, sys
 blocks, cur = [], None
 for line in open(sys.argv[1], errors="replace"):
     line = line.rstrip("\n")
@@ -35,9 +35,11 @@ for line in open(sys.argv[1], errors="replace"):
         blocks.append(";".join(cur))
         cur = None
     elif cur is not None:
-        if not line.startswith("  ") or len(line) < 35 or line[34] != " ":
+        # "  %-32s %s": a name of more than 32 is followed by one space
+        m = re.match(r"  (\{[^}]*\}|\S+)( +)(\S.*)$", line)
+        if not m or len(m.group(1)) + len(m.group(2)) != max(33, len(m.group(1)) + 1):
             sys.exit("not perf's layout: %r" % line)
-        name, val = line[2:34].rstrip(), line[35:]
+        name, val = m.group(1), m.group(3)
         if name == "read_format":
             val = "|".join(f for f in val.split("|") if f not in ("ID", "GROUP"))
         cur.append(name + "=" + val)
@@ -99,6 +101,13 @@ hpm_ok stat --dry-run -vv -e task-clock -- touch "$E2E_TMP/ran"
 [ ! -e "$E2E_TMP/ran" ] || fail "--dry-run ran the command"
 expect_no_grep "--dry-run -vv" "sys_perf_event_open" "$E2E_TMP/err"
 expect_grep "--dry-run" "^perf_event_attr:" "$E2E_TMP/out"
+
+# record -vv prints its opens the same way (its attrs are its own: a
+# sampling session's, not perf record's)
+hpm_ok record -vv -q -o "$E2E_TMP/p.prof" -e task-clock -- true
+expect_eq "record -vv: attr blocks" 1 "$(attrs "$E2E_TMP/err" | grep -c '^type=1;size=128;config=0x1;')"
+expect_grep "record -vv" '^sys_perf_event_open: pid [0-9]+  cpu [0-9]+  group_fd -1  flags 0x8 = [0-9]+$' \
+	"$E2E_TMP/err"
 
 # Names: perf's, in the table, the CSV and the JSON. perf is asked one
 # event at a time: its lexer takes "mem:0/1,mem:0x10/4:rw:u" for one

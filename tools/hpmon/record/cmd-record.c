@@ -22,6 +22,7 @@
 #include <hpmon/record.h>
 #include <hpmon/sysinfo.h>
 #include "output/advice.h"
+#include "output/attr-dump.h"
 #include "builtin.h"
 #include "cache/cachedir.h"
 #include "cache/kcache.h"
@@ -71,6 +72,7 @@ static const char record_usage[] =
 	"      --force            sample even above the kernel's sample-rate limit\n"
 	"      --no-cache         do not keep the kernel's symbols for later reports\n"
 	"  -q, --quiet            no summary on stderr\n"
+	"  -v, --verbose          -vv: print each perf_event_attr and open, as perf -vv\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"Exit status: the command's own; 127 if it could not be run; 129 for bad\n"
@@ -137,6 +139,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
 		{ "timeline-mode", required_argument, NULL, OPT_TIMELINE_MODE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -148,7 +151,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	o->timeline_ns = 10000000;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+e:c:F:gp:t:aC:o:m:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:c:F:gp:t:aC:o:m:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e': {
 			size_t len = strlen(o->events);
@@ -210,6 +213,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->timeline_poll = !strcmp(optarg, "poll");
 			break;
 		case 'q': o->quiet = true; break;
+		case 'v': o->verbose++; break;
 		case 'h':
 			fputs(record_usage, stdout);
 			return -1;
@@ -574,6 +578,8 @@ static int record(struct record_opts *o, struct hpm_ctx *ctx, struct hpm_evlist 
 		goto out;
 	}
 	run->rec = rec;
+	if (o->verbose >= 2)
+		hpm_record__on_open(rec, attr_dump_open, &o->vv);
 	rc = hpm_record__open(rec);
 	if (rc == -ESRCH && o->tg.nr_ids) {
 		target_say_missing("hpmon record", &o->tg, hpm_ctx__procfs_root(ctx));

@@ -19,6 +19,7 @@
 #include <hpmon/record.h>
 #include <hpmon/sysinfo.h>
 #include "launch/launch.h"
+#include "output/attr-dump.h"
 
 struct record_opts {
 	char events[4096];
@@ -35,6 +36,8 @@ struct record_opts {
 	uint32_t mmap_pages;
 	bool force;
 	bool quiet;
+	int verbose;                /* -v: how many; -vv prints each open */
+	struct attr_dump vv;        /* -vv */
 	bool stop_on_error;         /* --on-error=stop */
 	uint64_t timeline_ns;       /* --timeline-interval, 0: none */
 	bool timeline_given;

@@ -24,6 +24,7 @@
 #include <hpmon/metric.h>
 #include <hpmon/session.h>
 #include "launch/launch.h"
+#include "output/attr-dump.h"
 #include "stat/stat.h"
 #include "stat/stat-user.h"
 
@@ -106,9 +107,7 @@ struct stat_run {
 	uint64_t sample_ns;     /* how often */
 	struct stat_mux *mux;   /* hpmon's multiplexer, or NULL (stat-mux.h) */
 	struct stat_user *user; /* stat-user.c */
-	/* -vv: the attr printed last */
-	struct perf_event_attr vv_attr;
-	bool vv_attr_shown;
+	struct attr_dump vv;    /* -vv */
 };
 
 /* Run the measurement once. Returns HPM_EXIT_* or the command's status. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "output/advice.h"
+#include "output/attr-dump.h"
 #include "output/exit.h"
 #include "stat/stat-cmd.h"
 #include "stat/stat-mux.h"
@@ -344,24 +345,6 @@ static void session_opts(const struct stat_opts *o, pid_t pid, pid_t *ids,
 	}
 }
 
-/* -vv: each perf_event_open as perf -vv prints it, on stderr; the attr
- * once for the opens of one event that follow each other, as perf's. */
-static void print_open(const struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
-		       unsigned long flags, int fd, void *arg)
-{
-	struct stat_run *run = arg;
-	char buf[4096];
-
-	if (!run->vv_attr_shown || memcmp(&run->vv_attr, a, sizeof(*a))) {
-		hpm_attr__format(buf, sizeof(buf), a);
-		fputs(buf, stderr);
-		run->vv_attr = *a;
-		run->vv_attr_shown = true;
-	}
-	hpm_attr__format_open(buf, sizeof(buf), pid, cpu, group_fd, flags, fd);
-	fputs(buf, stderr);
-}
-
 int stat_dry_run(struct stat_run *run)
 {
 	struct hpm_session_opts so = { .sz = sizeof(so) };
@@ -425,7 +408,7 @@ int stat_measure(struct stat_run *run)
 	if (o->trace)
 		hpm_session__on_task(run->s, on_task, run);
 	if (o->verbose >= 2)
-		hpm_session__on_open(run->s, print_open, run);
+		hpm_session__on_open(run->s, attr_dump_open, &run->vv);
 	rc = hpm_session__open(run->s);
 	if (rc && !open_err_unsupported(rc)) {
 		child_abort(&ch);
