@@ -99,6 +99,11 @@ int hpm_resolver__vendor_event(struct hpm_resolver *p, size_t idx, const char *s
 	}
 	if (!n)
 		n = targets(p, v[0].pmu, pmus, HPM_MAX_CORE_PMUS);
+	if (!n && !strcmp(v[0].pmu, "cpu"))
+		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_PMU, pos, s, nlen,
+					  "event %s counts on the processor's own PMU, and sysfs "
+					  "shows none here (a virtual machine without PMU "
+					  "passthrough?)", v[0].name);
 	if (!n)
 		return hpm_resolver__fail(p, -HPM_ERR_UNKNOWN_PMU, pos, s, nlen,
 					  "event %s counts on PMU %s, which this machine does "

@@ -112,6 +112,8 @@ static const struct row rows[] = {
 	/* libpfm4's names keep working beside them */
 	{ L, "sysfs-intel-skl", SKL_ID, "INST_RETIRED.ANY_P:u", 0, 1,
 	  { { .type = 4, .config = 0xc0, .period = 2000003, .excl = X_K | X_HV } } },
+	/* a core event where sysfs shows no core PMU */
+	{ L, "sysfs-x86-vm-nopmu", SKL_ID, "INST_RETIRED.ANY", -HPM_ERR_UNKNOWN_PMU, 0, { { 0 } } },
 	/* no such vendor event */
 	{ L, "sysfs-intel-skl", SKL_ID, "INST_RETIRED.NOPE", -HPM_ERR_UNKNOWN_EVENT, 0, { { 0 } } },
 };
