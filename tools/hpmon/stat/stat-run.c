@@ -356,7 +356,11 @@ int stat_dry_run(struct stat_run *run)
 	stat_user_session_opts(run->user, &so, so.target == HPM_TARGET_EXEC);
 	struct hpm_session *s = hpm_session__new(run->list, &so);
 	if (!s) {
-		fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(-errno));
+		int err = -errno;
+		if (err == -ESRCH && run->o->tg.nr_ids)
+			target_say_missing("hpmon stat", &run->o->tg, hpm_ctx__procfs_root(run->ctx));
+		else
+			fprintf(stderr, "hpmon stat: cannot set up counting: %s\n", hpm_strerror(err));
 		return HPM_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < hpm_evlist__count(run->list); i++) {
