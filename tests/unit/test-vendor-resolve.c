@@ -96,6 +96,12 @@ static const struct row rows[] = {
 	      .name = "cpu_core/INST_RETIRED.ANY/k", .pmu = "cpu_core" },
 	    { .type = 10, .config = 0xc0, .period = 2000003, .excl = X_U | X_HV,
 	      .name = "cpu_atom/INST_RETIRED.ANY/k", .pmu = "cpu_atom" } } },
+	/* in a group, which splits per core PMU as perf splits it */
+	{ L, "sysfs-intel-adl", ADL_ID, "{INST_RETIRED.ANY,cycles}", 0, 4,
+	  { { .type = 4, .config = 0xc0, .period = 2000003, .pmu = "cpu_core" },
+	    { .type = 0, .config = 4ull << 32, .name = "cpu_core/cycles/" },
+	    { .type = 10, .config = 0xc0, .period = 2000003, .pmu = "cpu_atom" },
+	    { .type = 0, .config = 10ull << 32, .name = "cpu_atom/cycles/" } } },
 	/* hybrid, a cpu_core event only: ldlat on cpu_core */
 	{ L, "sysfs-intel-adl", ADL_ID, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", 0, 1,
 	  { { .type = 4, .config = 0x1cd, .config1 = 4, .period = 100003,
