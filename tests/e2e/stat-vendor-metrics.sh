@@ -25,7 +25,11 @@ if grep -q tma_frontend_bound "$E2E_TMP/err"; then fail "-M tma_backend_bound sh
 
 hpm_ok stat -j -M IPC -- true
 expect_grep "-j -M IPC" '"metrics":\[\{"name":"IPC","value":null,"unit":"","uncertainty":null,"reason":"INST_RETIRED.ANY: not supported' "$E2E_TMP/err"
+expect_grep "-j -M IPC: perf's metric-unit" '"name":"IPC",.*"metric-value":null,"metric-unit":"IPC"' "$E2E_TMP/err"
 expect_grep "-j -M IPC: the events" '"events":\[\{"name":"INST_RETIRED.ANY",.*\{"name":"CPU_CLK_UNHALTED.THREAD"' "$E2E_TMP/err"
+
+hpm_ok stat -j -M tma_retiring -- true
+expect_grep "-j -M tma_retiring: perf's metric-unit" '"metric-value":null,"metric-unit":"%  tma_retiring"' "$E2E_TMP/err"
 
 # hpmon's own lower-case metrics stay beside perf's
 hpm_ok stat -M ipc -- true

@@ -21,6 +21,7 @@
 #include "output/advice.h"
 #include "builtin.h"
 #include "counting/costs-file.h"
+#include "host/list-metrics.h"
 #include "output/escape.h"
 #include "output/json.h"
 
@@ -517,6 +518,9 @@ int cmd_list(int argc, char **argv, struct hpm_ctx *ctx)
 	if (o.presets && o.metrics) {
 		return advice_usage("list", "--presets and --metrics exclude each other");
 	}
+	/* perf's words: hpmon list metrics, hpmon list metricgroups */
+	if (!o.presets && !o.metrics && !o.json && list_perf_metrics_word(o.pattern))
+		return list_perf_metrics(ctx, o.pattern);
 
 	/* Only files: whether kernel mode may be counted, and tracefs. */
 	struct hpm_sysinfo_opts so = { .sz = sizeof(so) };

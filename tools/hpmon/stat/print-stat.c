@@ -654,6 +654,19 @@ static void json_metrics(struct json *j, const struct stat_report *r,
 		} else {
 			json_num(j, "uncertainty", v->sigma);
 		}
+		/* as perf -j prints a metric: "UNIT  NAME" (its 64-byte
+		 * buffer's 63 characters at most), or NAME without a unit;
+		 * n/a is null here, where perf prints 0 */
+		char pu[64];
+		if (m->unit[0])
+			snprintf(pu, sizeof(pu), "%s  %s", m->unit, m->name);
+		else
+			snprintf(pu, sizeof(pu), "%s", m->name);
+		if (v->na)
+			json_null(j, "metric-value");
+		else
+			json_dbl(j, "metric-value", v->value);
+		json_str(j, "metric-unit", pu);
 		if (!row) {
 			if (m->anchor < r->nr_ev)
 				json_str(j, "event", r->ev[m->anchor].name);
