@@ -176,6 +176,86 @@ int hpm_metricset__put(struct hpm_metricset *ms, struct hpm_metric *m)
 
 /* ---- references ---- */
 
+/* The value of @n when it is a constant: numbers and perf's literals
+ * under arithmetic and comparisons (perf folds them when it collects a
+ * metric's events). */
+static bool const_value(const struct hpm_metricset *ms, const struct hpm_expr *e,
+			const struct hpm_node *n, double *v)
+{
+	double a, b;
+
+	switch (n->kind) {
+	case HPM_N_NUM:
+		*v = n->num;
+		return true;
+	case HPM_N_REF: {
+		struct hpm_value lv;
+		if (e->refs[n->ref][0] != '#')
+			return false;
+		/* the set's cache of the machine's literals */
+		hpm__metric_literal((struct hpm_metricset *)ms, e->refs[n->ref], &lv);
+		*v = lv.value;
+		return !lv.na;
+	}
+	case HPM_N_NEG:
+		if (!const_value(ms, e, n->kids[0], &a))
+			return false;
+		*v = -a;
+		return true;
+	case HPM_N_BIN:
+		if (!const_value(ms, e, n->kids[0], &a) || !const_value(ms, e, n->kids[1], &b))
+			return false;
+		switch (n->op) {
+		case HPM_OP_ADD: *v = a + b; return true;
+		case HPM_OP_SUB: *v = a - b; return true;
+		case HPM_OP_MUL: *v = a * b; return true;
+		case HPM_OP_LT: *v = a < b; return true;
+		case HPM_OP_GT: *v = a > b; return true;
+		default: return false;
+		}
+	default:
+		return false;
+	}
+}
+
+static int leaves_walk(const struct hpm_metricset *ms, const struct hpm_expr *e,
+		       const char **names, size_t max, size_t *n,
+		       const struct hpm_expr **stack, unsigned depth);
+
+/* The events under node @n of @e, in the order they are written; of an
+ * 'if' whose condition is a constant (#SMT_on), those of the branch it
+ * takes only, as perf 6.1 opens them. */
+static int node_walk(const struct hpm_metricset *ms, const struct hpm_expr *e,
+		     const struct hpm_node *nd, const char **names, size_t max, size_t *n,
+		     const struct hpm_expr **stack, unsigned depth)
+{
+	if (nd->kind == HPM_N_REF) {
+		const char *name = e->refs[nd->ref];
+		const struct hpm_metric *sub;
+		if (hpm_metric__is_context(name))
+			return 0;
+		sub = hpm__metricset_find(ms, name); /* the metrics read so far */
+		if (sub)
+			return leaves_walk(ms, sub->expr, names, max, n, stack, depth + 1);
+		for (size_t k = 0; k < *n; k++)
+			if (!strcmp(names[k], name))
+				return 0;
+		if (*n >= max)
+			return -E2BIG;
+		names[(*n)++] = name;
+		return 0;
+	}
+	double c;
+	if (nd->kind == HPM_N_COND && const_value(ms, e, nd->kids[1], &c))
+		return node_walk(ms, e, nd->kids[c != 0 ? 0 : 2], names, max, n, stack, depth);
+	for (unsigned k = 0; k < nd->nr_kids; k++) {
+		int rc = node_walk(ms, e, nd->kids[k], names, max, n, stack, depth);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int leaves_walk(const struct hpm_metricset *ms, const struct hpm_expr *e,
 		       const char **names, size_t max, size_t *n,
 		       const struct hpm_expr **stack, unsigned depth)
@@ -186,28 +266,7 @@ static int leaves_walk(const struct hpm_metricset *ms, const struct hpm_expr *e,
 	if (depth > HPM_METRIC_MAX_CHAIN)
 		return -HPM_ERR_SYNTAX;
 	stack[depth] = e;
-	for (size_t r = 0; r < hpm_expr__nr_refs(e); r++) {
-		const char *name = hpm_expr__ref(e, r);
-		const struct hpm_metric *sub;
-		if (hpm_metric__is_context(name))
-			continue;
-		sub = hpm__metricset_find(ms, name); /* the metrics read so far */
-		if (sub) {
-			int rc = leaves_walk(ms, sub->expr, names, max, n, stack, depth + 1);
-			if (rc)
-				return rc;
-			continue;
-		}
-		bool seen = false;
-		for (size_t k = 0; k < *n && !seen; k++)
-			seen = !strcmp(names[k], name);
-		if (seen)
-			continue;
-		if (*n >= max)
-			return -E2BIG;
-		names[(*n)++] = name;
-	}
-	return 0;
+	return node_walk(ms, e, e->root, names, max, n, stack, depth);
 }
 
 int hpm_metricset__leaves(const struct hpm_metricset *ms, const struct hpm_metric *m,

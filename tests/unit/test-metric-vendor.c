@@ -193,6 +193,57 @@ static void test_attributes(void **state)
 	hpm_ctx__free(ctx);
 }
 
+/* A sysfs tree of @smt ("0", "1", or NULL: not said) in @dir. */
+static void smt_tree(char *dir, size_t len, const char *smt)
+{
+	char path[600];
+	snprintf(dir, len, "/tmp/hpm-test-smt-XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/smt", dir);
+	assert_int_equal(system(path), 0);
+	if (smt) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/smt/active", dir);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%s\n", smt);
+		fclose(f);
+	}
+}
+
+/* perf opens the events of the branch an 'if' on a literal takes: with
+ * SMT off, 'A / 2 if #SMT_on else B' counts B alone; unknown, both. */
+static void test_literal_branch(void **state)
+{
+	static const struct { const char *smt, *want; } t[] = {
+		{ "0", "c d" }, { "1", "c a" }, { NULL, "c a d" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char dir[64], cmd[128], got[128] = "";
+		smt_tree(dir, sizeof(dir), t[i].smt);
+		struct hpm_ctx_opts co = { .sz = sizeof(co), .sysfs_root = dir, .procfs_root = "/proc" };
+		struct hpm_ctx *ctx = hpm_ctx__new(&co);
+		struct hpm_metricset_opts o = { .sz = sizeof(o), .family = "generic", .no_builtin = true };
+		struct hpm_metricset *ms = hpm_metricset__new(ctx, &o);
+		struct hpm_parse_error err;
+		const char *names[8];
+		assert_int_equal(hpm_metricset__add_text(ms,
+			"metric x\n formula c * (a / 2 if #SMT_on else d) / (c if 1 > 2 else c)\n", "t", &err), 0);
+		int n = hpm_metricset__leaves(ms, hpm_metricset__find(ms, "x"), names, 8);
+		for (int k = 0; k < n; k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "", names[k]);
+		if (strcmp(got, t[i].want)) {
+			fprintf(stderr, "SMT %s: events '%s', expected '%s'\n", t[i].smt ? t[i].smt : "unknown",
+				got, t[i].want);
+			fail();
+		}
+		hpm_metricset__free(ms);
+		hpm_ctx__free(ctx);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 static void test_every_table(void **state)
 {
 	struct hpm_ctx_opts co = { .sz = sizeof(co), .sysfs_root = HPM_TEST_DATA "/sysfs-intel-skl",
@@ -242,6 +293,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_literal_branch),
 		cmocka_unit_test(test_every_table),
 	};
 	const char *env = getenv("HPMON_VENDOR_DIR");
