@@ -64,10 +64,24 @@ for mode in "" "-F 1999"; do
 	# where work1 starts in the strip (the phases' wall times vary with the
 	# machine's load): the ranges are dragged well inside each phase
 	read -r f1 f2 f3 f4 <<<"$(python3 - "$E2E_TMP/t.html" <<'PY'
-import json, re, sys
+import base64, json, re, sys
 d = json.loads(re.search(r'id="data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
-t, v, n = d['trees'][0], d['bins']['v'][0], d['bins']['n']
-name = lambda k: d['syms'][t[4 * k + 1]] if t[4 * k] and t[4 * k + 1] >= 0 else ''
+v, n = d['bins']['v'][0], d['bins']['n']
+# the tree: base64 of LEB128 numbers, per node its parent's depth + 1 - its
+# depth, what zigzagged, samples, and the period unless tree_each gives it
+u, x, m = [], 0, 1
+for b in base64.b64decode(d['trees'][0]):
+    x += (b & 0x7f) * m
+    m = m * 128 if b & 0x80 else 1
+    if not b & 0x80:
+        u.append(x)
+        x = 0
+step = 3 if d['tree_each'][0] else 4
+nodes, depth = [], -1
+for i in range(0, len(u), step):
+    depth = depth + 1 - u[i]
+    nodes.append((depth, -(u[i + 1] + 1) // 2 if u[i + 1] % 2 else u[i + 1] // 2))
+name = lambda k: d['syms'][nodes[k][1]] if nodes[k][0] and nodes[k][1] >= 0 else ''
 k = 3 if d['bins']['each'][0] else 4  # without the period when -c fixed it
 b6 = max(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work6')
 b1 = min(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work1')

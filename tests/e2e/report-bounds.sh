@@ -134,7 +134,13 @@ import json, re, sys
 t = open(sys.argv[1], encoding="utf-8").read()
 m = re.search(r'<script type="application/json" id="data">(.*?)</script>', t, re.S)
 d = json.loads(m.group(1))
-print([d["events"][0]["samples"], d["trees"][0][2]])
+u, x, k = [], 0, 1  # the tree: base64 of LEB128 numbers, the root's samples third
+for b in __import__("base64").b64decode(d["trees"][0]):
+    x, k = x + (b & 0x7f) * k, k * 128 if b & 0x80 else 1
+    if not b & 0x80:
+        u.append(x)
+        x = 0
+print([d["events"][0]["samples"], u[2]])
 EOF
 )"
 

@@ -115,11 +115,11 @@ static int write_data(FILE *f, const struct diff_side *a, const struct diff_side
 		if (e == rb->main_ev) {
 			rc = page_tree(&pg, e);
 		} else {
-			json_arr_open(&j, NULL);
-			json_arr_close(&j);
+			json_str(&j, NULL, "");
 		}
 	}
 	json_arr_close(&j);
+	page_tree_each(&pg);
 	json_dbl(&j, "base_total", ra->ev_period[ra->main_ev]);
 	if (!rc)
 		rc = write_base(&pg, a, ra->main_ev, rb->main_ev);

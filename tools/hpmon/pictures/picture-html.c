@@ -190,6 +190,7 @@ static int write_data(FILE *f, struct rep *r, struct ptrees *p, const struct tim
 	for (uint32_t e = 0; e < r->nr_ev && !rc; e++)
 		rc = page_tree(&pg, e);
 	json_arr_close(&j);
+	page_tree_each(&pg);
 	json_arr_open(&j, "funcs");
 	for (uint32_t e = 0; e < r->nr_ev && !rc; e++)
 		rc = page_funcs(&pg, e);

@@ -47,7 +47,8 @@ int page_init(struct page *pg, struct json *j, struct rep *r, struct ptrees *p)
 	pg->hc = htab__new(1);
 	pg->pnode = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*pg->pnode));
 	pg->nr_pnode = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*pg->nr_pnode));
-	return pg->local && pg->hc && pg->pnode && pg->nr_pnode ? 0 : -ENOMEM;
+	pg->each = calloc(r->nr_ev ? r->nr_ev : 1, sizeof(*pg->each));
+	return pg->local && pg->hc && pg->pnode && pg->nr_pnode && pg->each ? 0 : -ENOMEM;
 }
 
 int page_begin(struct page *pg, struct json *j, FILE *f, struct rep *r, struct ptrees *p,
@@ -70,6 +71,7 @@ void page_free(struct page *pg)
 		free(pg->pnode[e]);
 	free(pg->pnode);
 	free(pg->nr_pnode);
+	free(pg->each);
 	free(pg->local);
 	free(pg->syms);
 	free(pg->comms);
@@ -140,24 +142,44 @@ void page_header(struct page *pg)
 	json_arr_close(j);
 }
 
-/* Event @e's tree depth first, as [depth, what, samples, period] per node
- * (what: a symbol, or -1 - the comm's index), each node's place in it
- * into pg->pnode[e]. */
+/* The period every node of @t stands for per sample, when one: the
+ * period of each sample of the event; else 0. */
+static uint64_t tree_each(const struct ptree *t)
+{
+	const struct ptree_node *root = &t->n[0];
+	if (!root->samples)
+		return 0;
+	double q = root->period / (double)root->samples;
+	if (!(q >= 1 && q < 0x1p52 && q == (double)(uint64_t)q))
+		return 0;
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->n[i].period != (double)t->n[i].samples * q)
+			return 0;
+	return (uint64_t)q;
+}
+
+/* Event @e's tree depth first as a string: base64 of unsigned LEB128
+ * numbers, per node (parent depth + 1 - its depth), its what zigzagged
+ * (what: a symbol, or -1 - the task's index; 2w, or -2w - 1 when
+ * negative), its samples and, unless pg->each gives it, its period
+ * (rounded to an integer); each node's place in it into pg->pnode[e]. */
 int page_tree(struct page *pg, uint32_t e)
 {
 	const struct ptree *t = &pg->p->t[e];
-	struct json *j = pg->j;
 	uint32_t *todo = NULL, *pn = NULL, k = 0;
 	size_t top = 0;
+	int64_t prev = -1;
+	struct pbuf o = { 0 };
+	char *s = NULL;
 	int rc = -ENOMEM;
 
-	json_arr_open(j, NULL);
 	if (!t->nr) {
-		json_arr_close(j);
+		json_str(pg->j, NULL, "");
 		return 0;
 	}
 	if (!(todo = malloc(t->nr * sizeof(*todo))) || !(pn = malloc(t->nr * sizeof(*pn))))
 		goto out;
+	pg->each[e] = tree_each(t);
 	memset(pn, 0xff, t->nr * sizeof(*pn));
 	double floor = t->n[0].period / PRUNE;
 	todo[top++] = 0;
@@ -176,10 +198,12 @@ int page_tree(struct page *pg, uint32_t e)
 				goto out;
 		}
 		pn[i] = k++;
-		json_u64(j, NULL, n->depth);
-		json_i64(j, NULL, what);
-		json_u64(j, NULL, n->samples);
-		json_dbl(j, NULL, n->period);
+		if (!pbuf_uleb(&o, (uint64_t)(prev + 1 - (int64_t)n->depth)) ||
+		    !pbuf_uleb(&o, what >= 0 ? 2 * (uint64_t)what : 2 * (uint64_t)(-what) - 1) ||
+		    !pbuf_uleb(&o, n->samples) ||
+		    (!pg->each[e] && !pbuf_uleb(&o, n->period > 0 ? (uint64_t)(n->period + 0.5) : 0)))
+			goto out;
+		prev = n->depth;
 		for (uint32_t c = n->kid; c; c = t->n[c].next)
 			if (t->n[c].period >= floor && t->n[c].period > 0)
 				todo[top++] = c;
@@ -191,12 +215,25 @@ int page_tree(struct page *pg, uint32_t e)
 	pg->pnode[e] = pn;
 	pg->nr_pnode[e] = k;
 	pn = NULL;
-	rc = 0;
+	rc = (s = pbuf_base64(o.b, o.n)) ? 0 : -ENOMEM;
 out:
-	json_arr_close(j);
+	json_str(pg->j, NULL, s ? s : "");
+	free(s);
+	free(o.b);
 	free(todo);
 	free(pn);
 	return rc;
+}
+
+void page_tree_each(struct page *pg)
+{
+	json_arr_open(pg->j, "tree_each");
+	for (uint32_t e = 0; e < pg->r->nr_ev; e++)
+		if (pg->each && pg->each[e])
+			json_u64(pg->j, NULL, pg->each[e]);
+		else
+			json_null(pg->j, NULL);
+	json_arr_close(pg->j);
 }
 
 /* The page's nodes of event @e in order: the tree's index of each. */

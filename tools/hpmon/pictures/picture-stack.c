@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page's "stacks" (pictures-internal.h, page_stacks): every sample the
- * trees kept (struct psample, at most PTREES_MAX_SAMPLES), in time order,
+ * The page's "stacks" (pictures-internal.h, page_stacks): the samples the
+ * trees kept (struct psample: all of them, or one in "stride" past
+ * PTREES_MAX_SAMPLES), in time order,
  * for the stack chart. Per event, one string: base64 of unsigned LEB128
  * numbers, two a sample, or one when its leaf is the previous sample's:
  *
@@ -19,12 +20,7 @@
 #include "output/json.h"
 #include "pictures/pictures-internal.h"
 
-struct buf {
-	unsigned char *b;
-	size_t n, cap;
-};
-
-static bool put_uleb(struct buf *o, uint64_t v)
+bool pbuf_uleb(struct pbuf *o, uint64_t v)
 {
 	if (o->n + 10 > o->cap) {
 		size_t c = o->cap ? o->cap * 2 : 4096;
@@ -42,8 +38,7 @@ static bool put_uleb(struct buf *o, uint64_t v)
 	return true;
 }
 
-/* @in as base64 (with '=' padding), NUL-terminated; NULL when out of memory. */
-static char *base64(const unsigned char *in, size_t n)
+char *pbuf_base64(const unsigned char *in, size_t n)
 {
 	static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	char *s = malloc((n + 2) / 3 * 4 + 1), *o = s;
@@ -87,11 +82,12 @@ int page_stacks(struct page *pg)
 	json_u64(j, "tick", PAGE_STACK_TICK);
 	json_u64(j, "t0", t0 * PAGE_STACK_TICK);
 	json_u64(j, "left", p->smp_left);
+	json_u64(j, "stride", p->stride ? p->stride : 1);
 	json_arr_open(j, "v");
 	int rc = 0;
 	size_t i = 0;
 	for (uint32_t e = 0; e < p->nr_ev; e++) {
-		struct buf o = { 0 };
+		struct pbuf o = { 0 };
 		uint64_t prev = t0;
 		uint32_t last = UINT32_MAX;
 		for (; i < p->nr_smp && p->smp[i].ev == e; i++) {
@@ -99,14 +95,14 @@ int page_stacks(struct page *pg)
 			uint64_t tk = s->t / PAGE_STACK_TICK;
 			uint32_t node = pg->pnode[e] ? pg->pnode[e][s->node] : 0;
 			bool same = node == last;
-			if (!put_uleb(&o, (tk - prev) << 1 | same) || (!same && !put_uleb(&o, node))) {
+			if (!pbuf_uleb(&o, (tk - prev) << 1 | same) || (!same && !pbuf_uleb(&o, node))) {
 				rc = -ENOMEM;
 				break;
 			}
 			prev = tk;
 			last = node;
 		}
-		char *s = rc ? NULL : base64(o.b, o.n);
+		char *s = rc ? NULL : pbuf_base64(o.b, o.n);
 		free(o.b);
 		if (!s) {
 			rc = -ENOMEM;

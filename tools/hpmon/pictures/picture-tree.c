@@ -201,10 +201,30 @@ static void ptrees_bin(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t no
 	p->b[i].p += w;
 }
 
-/* The sample for the stack chart, while there is room. */
+/* The sample for the stack chart: one in p->stride, the stride doubled
+ * (and every other sample kept dropped) whenever PTREES_MAX_SAMPLES are
+ * kept, so that the chart covers the whole run however long it is. */
 static void ptrees_keep(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t node, uint64_t t)
 {
-	if (p->nr_smp >= PTREES_MAX_SAMPLES || !rep_reserve(r, sizeof(struct psample))) {
+	if (!p->stride)
+		p->stride = 1;
+	if (p->smp_seen++ % p->stride) {
+		p->smp_left++;
+		return;
+	}
+	if (p->nr_smp >= PTREES_MAX_SAMPLES) {
+		size_t m = 0;
+		for (size_t i = 0; i < p->nr_smp; i += 2)
+			p->smp[m++] = p->smp[i];
+		p->smp_left += p->nr_smp - m;
+		p->nr_smp = m;
+		p->stride *= 2;
+		if ((p->smp_seen - 1) % p->stride) {
+			p->smp_left++;
+			return;
+		}
+	}
+	if (!rep_reserve(r, sizeof(struct psample))) {
 		p->smp_left++;
 		return;
 	}

@@ -66,7 +66,9 @@ struct psample {
 	uint64_t t;
 	uint32_t ev, node;
 };
-#define PTREES_MAX_SAMPLES (1u << 22) /* the stack chart's samples, at most */
+/* The stack chart's samples, at most: past it, every other one kept is
+ * dropped and one in twice as many kept from then on (stride). */
+#define PTREES_MAX_SAMPLES (1u << 20)
 struct ptrees {
 	struct rep_sink sink;
 	bool by_thread;       /* the tasks' nodes per thread (comm and tid), with
@@ -85,7 +87,9 @@ struct ptrees {
 	bool summed;          /* ptrees_finish: samples, period, dv inclusive */
 	struct psample *smp;  /* with by_thread: the samples, as they came */
 	size_t nr_smp, cap_smp;
-	uint64_t smp_left;    /* samples past PTREES_MAX_SAMPLES or the memory cap */
+	uint64_t smp_left;    /* samples not kept: the stride's, or past the memory cap */
+	uint64_t smp_seen;    /* samples offered */
+	uint32_t stride;      /* one in stride kept (0 before the first) */
 	bool last_ok;         /* the previous sample's leaf, for a run of */
 	uint32_t last_ev, last_leaf; /* samples with its frames */
 	uint64_t last_task;

@@ -79,6 +79,7 @@ struct page {
 	uint32_t **pnode;     /* [nr_ev][tree nodes]: the node's index in the page's
 				 tree, or its nearest ancestor's that is there */
 	uint32_t *nr_pnode;   /* [nr_ev] nodes in the page's tree */
+	uint64_t *each;       /* [nr_ev] the period of every sample, or 0 */
 };
 /* picture-page.c */
 #define PAGE_PRUNE 200000.0  /* frames under 1/PAGE_PRUNE of the total are left out */
@@ -92,9 +93,12 @@ void page_free(struct page *pg);
 long page_sym(struct page *pg, uint32_t sym);
 /* The header's facts, as members of the open object. */
 void page_header(struct page *pg);
-/* Event @e's tree as an array (docs/hpmon-report.md: trees), pruned;
+/* Event @e's tree as a string (docs/hpmon-report.md: trees), pruned;
  * with @reads, its nodes' group counts into the page's "reads" later. */
 int page_tree(struct page *pg, uint32_t e);
+/* "tree_each": per event, the period of each of its samples when they
+ * all have one (the trees then leave it out), else null. */
+void page_tree_each(struct page *pg);
 /* The page's nodes of event @e in order, as indexes into its tree
  * (malloc'd, for the caller to free); NULL when out of memory. */
 uint32_t *page_order(const struct page *pg, uint32_t e);
@@ -114,5 +118,14 @@ void page_timeline(struct json *j, const struct timeline *t, const struct rep *r
  * chart (docs/hpmon-report.md). 0 or -ENOMEM. */
 #define PAGE_STACK_TICK 1000  /* ns: the stack chart's time resolution */
 int page_stacks(struct page *pg);
+/* The page's compact numbers: unsigned LEB128 into a growing buffer
+ * (false when out of memory), written as base64 (malloc'd, NUL-ended;
+ * NULL when out of memory). */
+struct pbuf {
+	unsigned char *b;
+	size_t n, cap;
+};
+bool pbuf_uleb(struct pbuf *o, uint64_t v);
+char *pbuf_base64(const unsigned char *in, size_t n);
 
 #endif

@@ -20,6 +20,20 @@ const fmtPct = (p) => p.toFixed(2) + '%';
 const fmtNum = (v) => (v === null || v === undefined || !isFinite(v) ? 'n/a'
   : Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3));
 const DIFF = D.mode === 'diff';
+// The numbers of a compact member (base64 of unsigned LEB128 numbers:
+// D.trees' strings), as a Float64Array.
+function ulebs(b64) {
+  const bin = atob(b64 || '');
+  const out = new Float64Array(bin.length);
+  let k = 0, v = 0, m = 1;
+  for (let i = 0; i < bin.length; i++) {
+    const b = bin.charCodeAt(i);
+    v += (b & 0x7f) * m;
+    if (b & 0x80) { m *= 128; continue; }
+    out[k++] = v; v = 0; m = 1;
+  }
+  return out.subarray(0, k);
+}
 const CHARTS = D.mode === 'timeline'; // a stat -I file's charts alone
 
 // The tasks of the trees' second level: comm/tid per thread (a

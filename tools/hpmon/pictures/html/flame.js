@@ -6,20 +6,27 @@
 const FRAME_H = 17;
 const MIN_PX = 0.5; // narrower frames are not drawn (their share stays in the parent)
 
-// The call tree of event e from its nodes in depth-first order
-// ([depth, what, samples, period] each; what: a symbol, or -1 - the
-// task's name): root, then the task's name, then the frames from the
-// outermost. v: period, n: samples (of the range, when one is chosen;
-// v0, n0: of the whole profile).
+// The call tree of event e from its nodes in depth-first order (D.trees[e]:
+// per node its parent's depth + 1 - its depth, what zigzagged, samples,
+// and its period unless D.tree_each[e] gives each sample's; what: a
+// symbol, or -1 - the task's index): root, then the task, then the
+// frames from the outermost. v: period, n: samples (of the range and
+// the tasks chosen; v0, n0: of the whole profile).
 function build(e) {
-  const t = D.trees[e] || [];
+  const t = ulebs(D.trees[e]);
+  const q = D.tree_each ? D.tree_each[e] : null;
   const path = [];
   const nodes = [];
   const nr = D.read.length;
   const nm = D.metrics.length;
-  for (let i = 0; i < t.length; i += 4) {
-    const k = i / 4, d = t[i], w = t[i + 1];
-    const n = { v: t[i + 3], n: t[i + 2], kids: [], parent: d ? path[d - 1] : null, k, sym: -1, d };
+  let d = -1;
+  for (let i = 0; i < t.length;) {
+    const k = nodes.length;
+    d = d + 1 - t[i];
+    const z = t[i + 1], w = z % 2 ? -(z + 1) / 2 : z / 2, ns = t[i + 2];
+    const v = q ? ns * q : t[i + 3];
+    i += q ? 3 : 4;
+    const n = { v, n: ns, kids: [], parent: d ? path[d - 1] : null, k, sym: -1, d };
     n.v0 = n.v; n.n0 = n.n;
     n.th = d > 1 ? n.parent.th : -1; // the task it ran in
     if (!d) { n.name = 'all'; n.dso = ''; }

@@ -67,7 +67,8 @@ function stackChart() {
   note.textContent = task.name + ': ' + idx.length + ' samples of ' + D.events[S.ev].name +
     ', each at its time to ' + fmtDur(D.stacks.tick) +
     ' (the resolution the page keeps), drawn until the next (at most ' + fmtDur(step) + ')' +
-    (D.stacks.left ? '; ' + D.stacks.left + ' samples past the page\u2019s limit are not in the chart' : '') +
+    (D.stacks.stride > 1 ? '; the page keeps one sample in ' + D.stacks.stride + ' of so long a run' : '') +
+    (D.stacks.left ? '; ' + D.stacks.left + ' samples are not in the chart' : '') +
     '. Choose a task with the selector above for another.';
   const W = box.clientWidth;
   let maxd = 0;
