@@ -110,6 +110,10 @@ struct hpm_metricset_opts {
 				   validate --calibrate`), in the format of
 				   data/costs-*.txt: its causes replace the
 				   shipped typical costs; NULL: none */
+	/* What is counted, for perf's #core_wide: every CPU (-a, or -C:
+	 * @system_wide), on the CPUs of a list (-C: @cpu_list). */
+	bool system_wide;
+	bool cpu_list;
 };
 
 /*

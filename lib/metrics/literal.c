@@ -98,8 +98,11 @@ static void read_all(struct hpm_metricset *ms)
 	size_t nr = 0;
 	long v;
 
+	bool sw = l->system_wide, cl = l->cpu_list;
 	memset(l, 0, sizeof(*l));
 	l->read = true;
+	l->system_wide = sw;
+	l->cpu_list = cl;
 	if (hpm__online_cpus(ctx, &cpu, &nr))
 		nr = 0;
 	l->num_cpus_online = (double)nr;
@@ -142,9 +145,11 @@ void hpm__metric_literal(struct hpm_metricset *ms, const char *name, struct hpm_
 		v = l->smt_on;
 		where = "sysfs devices/system/cpu/smt/active or the cores' core_cpus_list";
 	} else if (!strcasecmp(name, "#core_wide")) {
-		/* perf: whole cores are counted; certain only without SMT */
-		v = l->smt_on == 0 ? 1 : -1;
-		where = "whether whole cores are counted, with SMT on";
+		/* perf 6.1 (util/smt.c core_wide): 0 unless every CPU is
+		 * counted; then 1 without SMT or without a CPU list; with
+		 * both, whether the list holds whole cores (not done here) */
+		v = !l->system_wide ? 0 : (l->smt_on == 0 || !l->cpu_list) ? 1 : -1;
+		where = "whether -C's CPUs are whole cores, with SMT on";
 	} else if (!strcasecmp(name, "#num_cpus")) {
 		v = l->num_cpus ? l->num_cpus : -1;
 		where = "sysfs devices/system/cpu/present";

@@ -284,6 +284,8 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 		return NULL;
 	ms->ctx = ctx;
 	ms->no_builtin = HPM_OPTS_GET(o, no_builtin, false);
+	ms->lit.system_wide = HPM_OPTS_GET(o, system_wide, false);
+	ms->lit.cpu_list = HPM_OPTS_GET(o, cpu_list, false);
 	const char *family = HPM_OPTS_GET(o, family, NULL);
 	if (family) {
 		int rc = hpm_family__get(family, &ms->fam);

@@ -29,6 +29,7 @@
  * use; -1 or 0 where it does not say. */
 struct hpm_literals {
 	bool read;
+	bool system_wide, cpu_list; /* hpm_metricset_opts': for #core_wide */
 	int smt_on;              /* 1, 0, or -1 unknown */
 	double num_cpus, num_cpus_online, num_packages, num_dies, num_cores;
 	double slots, tsc_hz;

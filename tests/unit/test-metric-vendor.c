@@ -244,6 +244,41 @@ static void test_literal_branch(void **state)
 	}
 }
 
+/* perf 6.1's #core_wide: 0 unless every CPU is counted; then 1 without
+ * SMT or without -C's list; with both, not known. */
+static void test_core_wide(void **state)
+{
+	static const struct { const char *smt; bool sw, list; const char *want; } t[] = {
+		{ "1", false, false, "a" }, { "0", false, false, "a" }, { "0", true, true, "b" },
+		{ "1", true, false, "b" }, { "1", true, true, "a b" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char dir[64], cmd[128], got[128] = "";
+		smt_tree(dir, sizeof(dir), t[i].smt);
+		struct hpm_ctx_opts co = { .sz = sizeof(co), .sysfs_root = dir, .procfs_root = "/proc" };
+		struct hpm_ctx *ctx = hpm_ctx__new(&co);
+		struct hpm_metricset_opts o = { .sz = sizeof(o), .family = "generic", .no_builtin = true,
+						.system_wide = t[i].sw, .cpu_list = t[i].list };
+		struct hpm_metricset *ms = hpm_metricset__new(ctx, &o);
+		struct hpm_parse_error err;
+		const char *names[8];
+		assert_int_equal(hpm_metricset__add_text(ms,
+			"metric x\n formula a if #core_wide < 1 else b\n", "t", &err), 0);
+		int n = hpm_metricset__leaves(ms, hpm_metricset__find(ms, "x"), names, 8);
+		for (int k = 0; k < n; k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "", names[k]);
+		if (strcmp(got, t[i].want)) {
+			fprintf(stderr, "case %zu: events '%s', expected '%s'\n", i, got, t[i].want);
+			fail();
+		}
+		hpm_metricset__free(ms);
+		hpm_ctx__free(ctx);
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 static void test_every_table(void **state)
 {
 	struct hpm_ctx_opts co = { .sz = sizeof(co), .sysfs_root = HPM_TEST_DATA "/sysfs-intel-skl",
@@ -294,6 +329,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_literal_branch),
+		cmocka_unit_test(test_core_wide),
 		cmocka_unit_test(test_every_table),
 	};
 	const char *env = getenv("HPMON_VENDOR_DIR");

@@ -47,7 +47,8 @@ static int load(struct hpm_ctx *ctx, const char *cmd, const struct metric_args *
 	struct hpm_parse_error err;
 	int rc;
 
-	struct hpm_metricset_opts mo = { .sz = sizeof(mo) };
+	struct hpm_metricset_opts mo = { .sz = sizeof(mo), .system_wide = a->system_wide,
+					 .cpu_list = a->cpu_list };
 	char costs[PATH_MAX];
 	if (wants_costs(a) && !costs_file_path(ctx, costs, sizeof(costs), NULL, 0))
 		mo.costs_file = costs;

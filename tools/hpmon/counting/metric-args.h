@@ -28,6 +28,7 @@ struct metric_args {
 	size_t nr_inline;
 	const char *const *files;         /* --metrics-file values */
 	size_t nr_files;
+	bool system_wide, cpu_list;       /* -a or -C; -C (perf's #core_wide) */
 };
 
 /* At most this many of each of -M, --metric, --metrics-file. */

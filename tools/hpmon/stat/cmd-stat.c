@@ -110,7 +110,9 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 	struct stat_metrics_opts mo = {
 		.metrics = { .groups = o->mgroups, .nr_groups = o->nr_mgroups,
 			     .inline_defs = o->minline, .nr_inline = o->nr_minline,
-			     .files = o->mfiles, .nr_files = o->nr_mfiles },
+			     .files = o->mfiles, .nr_files = o->nr_mfiles,
+			     .system_wide = o->tg.system || o->tg.nr_cpus,
+			     .cpu_list = o->tg.nr_cpus > 0 },
 		.per_second = o->per_second, .per_kinst = o->per_kinst,
 	};
 	rc = stat_metrics_setup(ctx, &mo, &run.sm);
