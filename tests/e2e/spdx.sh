@@ -17,7 +17,11 @@
 #   fuzz/corpus/*   the fuzzers' seed inputs (many binary): a line there
 #                   would be part of every input
 # A file under another licence is not exempted by category: it needs
-# its own case here, with the reason.
+# its own case here, with the reason:
+#   data/vendor/*.txt  the vendors' tables (data/vendor/README.md): Intel's
+#                   BSD-3-Clause, AMD's, Arm's and the mapfiles GPL-2.0-only
+#                   as the kernel ships them; each says which in its first
+#                   line, and that is checked instead
 . "$(dirname "$0")/lib.sh"
 
 : "${SRCDIR:?SRCDIR must name the source tree}"
@@ -41,9 +45,17 @@ else
 	how="found (no git)"
 fi
 
-checked=0 missing=()
+checked=0 missing=() vendor=0
 while IFS= read -r -d '' f; do
 	exempt "$f" && continue
+	case $f in
+	data/vendor/*.txt)
+		vendor=$((vendor + 1))
+		head -n 1 -- "$f" | grep -Eqx '# SPDX-License-Identifier: (BSD-3-Clause|GPL-2.0-only)' ||
+			missing+=("$f (a vendor's table: its own licence's SPDX line first)")
+		continue
+		;;
+	esac
 	[ -f "$f" ] && [ ! -L "$f" ] || continue # deleted in the work tree, or a link
 	checked=$((checked + 1))
 	head -n 5 -- "$f" | grep -q 'SPDX-License-Identifier: MIT' || missing+=("$f")
@@ -56,4 +68,4 @@ $(printf '  %s\n' "${missing[@]}")"
 [ -f LICENSE ] || fail "no LICENSE at the root of $SRCDIR"
 expect_eq "LICENSE's first line" "MIT License" "$(head -n 1 LICENSE)"
 expect_grep "LICENSE's copyright line" '^Copyright \(c\) [0-9]{4} the hpmon authors$' LICENSE
-note "$checked files $how carry the SPDX line; LICENSE is MIT"
+note "$checked files $how carry the SPDX line; LICENSE is MIT; $vendor vendor tables their own"
