@@ -25,7 +25,9 @@
  * fraction of its hash. So a tool that reads before the workload has
  * ended reads 0, one that reads after reads the hash, and both tools'
  * duration_time (perf's rdclock, hpmon's now_ns) is the fixed duration.
- * FAKE_PMU_CLOCK=real leaves the clock alone.
+ * FAKE_PMU_CLOCK=real leaves the clock alone. $FAKE_PMU_COUNTS
+ * ("TYPE:CONFIG=COUNT,...") sets the counts of some events instead, where a
+ * test wants them in proportion (a slots event far above the rest).
  *
  * read() honours read_format exactly (GROUP, TOTAL_TIME_ENABLED,
  * TOTAL_TIME_RUNNING, ID, LOST); a group read lists the leader, then the
@@ -274,6 +276,33 @@ static uint64_t attr_hash(const unsigned char *a)
 static void apply_pending_locked(void);
 static void epoch_bump(void);
 
+/* $FAKE_PMU_COUNTS, "TYPE:CONFIG=COUNT[,...]", sets the count of the
+ * events of that type and config (any config1, config2, exclude bits). */
+static int count_override(const unsigned char *a, uint64_t *count)
+{
+	const char *s = getenv("FAKE_PMU_COUNTS");
+	uint32_t type = u32_at(a, 0);
+	uint64_t config = u64_at(a, 8);
+
+	while (s && *s) {
+		char *end;
+		unsigned long t = strtoul(s, &end, 0);
+		unsigned long long c, n;
+		if (*end != ':')
+			return 0;
+		c = strtoull(end + 1, &end, 0);
+		if (*end != '=')
+			return 0;
+		n = (unsigned long long)strtod(end + 1, &end);
+		if (t == type && c == config) {
+			*count = n;
+			return 1;
+		}
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	return 0;
+}
+
 /* ---- the log ---- */
 
 static const char *const flag_names[] = {
@@ -437,7 +466,8 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 	memcpy(e->attr, a, sizeof(a));
 	e->seq = myseq;
 	e->id = 1000 + (uint64_t)myseq;
-	e->hash = attr_hash(a);
+	if (!count_override(a, &e->hash))
+		e->hash = attr_hash(a);
 	e->on = !(u64_at(a, 40) & 1) || (u64_at(a, 40) & (1ull << 12)); /* enable_on_exec */
 	e->leader = l ? (int)group_fd : (int)fd;
 	if (l) {
