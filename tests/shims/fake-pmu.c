@@ -876,27 +876,37 @@ sighandler_t signal(int sig, sighandler_t handler)
 /*
  * The workload must not end before the tool has read its start time:
  * perf reads it after it lets the child go, and a child quicker than that
- * would end in no time at all. So each tool process shares an epoch with
- * its children (a memfd named in $FAKE_PMU_EPOCH, "fd:pid"), which it
- * moves on at each read of the fake clock and before each wait or poll;
- * a direct child of that process, as it ends, waits (at most 2 s) until
- * the epoch has moved past the one it saw at its start.
+ * would end in no time at all. So each tool process shares with its
+ * children (a memfd named in $FAKE_PMU_EPOCH, "fd:pid") an epoch, which
+ * it moves on at each read of the fake clock, and a count of its threads
+ * inside a wait or poll. A direct child of that process, as it ends,
+ * waits (at most 2 s) until the epoch has moved past the one it saw at
+ * its start, or its parent waits.
  */
-static _Atomic uint64_t *epoch;       /* ours, for our children */
+static _Atomic uint64_t *epoch;       /* ours: [0] epoch, [1] waiting */
 static _Atomic uint64_t *parent_epoch; /* our parent's, if we hold */
 static uint64_t parent_epoch0;
 
 static void epoch_bump(void)
 {
 	if (epoch)
-		atomic_fetch_add(epoch, 1);
+		atomic_fetch_add(&epoch[0], 1);
+}
+
+static void waiting(int delta)
+{
+	if (epoch)
+		atomic_fetch_add(&epoch[1], (uint64_t)(int64_t)delta);
 }
 
 static void hold_at_exit(void)
 {
 	struct timespec ts = { 0, 100000 };
-	for (int i = 0; i < 20000 && atomic_load(parent_epoch) <= parent_epoch0; i++)
+	for (int i = 0; i < 20000; i++) {
+		if (atomic_load(&parent_epoch[0]) > parent_epoch0 || atomic_load(&parent_epoch[1]))
+			return;
 		nanosleep(&ts, NULL);
+	}
 }
 
 __attribute__((constructor)) static void epoch_init(void)
@@ -910,7 +920,7 @@ __attribute__((constructor)) static void epoch_init(void)
 		p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, atoi(s), 0);
 		if (p != MAP_FAILED) {
 			parent_epoch = p;
-			parent_epoch0 = atomic_load(parent_epoch);
+			parent_epoch0 = atomic_load(&parent_epoch[0]);
 			atexit(hold_at_exit);
 		}
 	}
@@ -932,8 +942,11 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
 	static int (*real)(struct pollfd *, nfds_t, int);
 	if (!real)
 		real = (int (*)(struct pollfd *, nfds_t, int))real_fn("poll");
-	epoch_bump();
-	return real(fds, n, timeout);
+	int r;
+	waiting(1);
+	r = real(fds, n, timeout);
+	waiting(-1);
+	return r;
 }
 
 /* Did a wait that returned a child reap it (not a stop or continue)? */
@@ -950,8 +963,9 @@ pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
 	pid_t r;
 	if (!real)
 		real = (pid_t (*)(pid_t, int *, int, struct rusage *))real_fn("wait4");
-	epoch_bump();
+	waiting(1);
 	r = real(pid, status, options, ru);
+	waiting(-1);
 	if (r > 0 && reaped(status, options))
 		child_reaped(r);
 	return r;
@@ -963,8 +977,9 @@ pid_t waitpid(pid_t pid, int *status, int options)
 	pid_t r;
 	if (!real)
 		real = (pid_t (*)(pid_t, int *, int))real_fn("waitpid");
-	epoch_bump();
+	waiting(1);
 	r = real(pid, status, options);
+	waiting(-1);
 	if (r > 0 && reaped(status, options))
 		child_reaped(r);
 	return r;
@@ -981,8 +996,9 @@ int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
 	int r;
 	if (!real)
 		real = (int (*)(idtype_t, id_t, siginfo_t *, int))real_fn("waitid");
-	epoch_bump();
+	waiting(1);
 	r = real(idtype, id, info, options);
+	waiting(-1);
 	/* reaped, unless WNOWAIT left it, or WNOHANG found none */
 	if (r == 0 && !(options & WNOWAIT) && info && info->si_pid > 0 &&
 	    (info->si_code == CLD_EXITED || info->si_code == CLD_KILLED ||
