@@ -71,6 +71,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
+#include "fake-pmu/fake-pmu.h"
 
 #define ATTR_MAX 136 /* up to config3 (PERF_ATTR_SIZE_VER8) */
 #define MAX_FD 65536
@@ -107,9 +108,8 @@ struct fake {
 };
 
 static struct fake *fakes[MAX_FD];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t fp_lock = PTHREAD_MUTEX_INITIALIZER;
 static int seq;
-static uint64_t clock_ns = 1000000000000ull; /* 1000 s: any fixed start */
 
 /* the tree's PMUs: their types and whether each goes to the kernel */
 static struct {
@@ -139,7 +139,7 @@ static uint16_t u16_at(const unsigned char *a, size_t off)
 	return v;
 }
 
-static void *real_fn(const char *name)
+void *fp_real(const char *name)
 {
 	void *f = dlsym(RTLD_NEXT, name);
 	if (!f) {
@@ -149,17 +149,6 @@ static void *real_fn(const char *name)
 		abort();
 	}
 	return f;
-}
-
-static uint64_t env_u64(const char *name, uint64_t dflt)
-{
-	const char *s = getenv(name);
-	return s && *s ? strtoull(s, NULL, 0) : dflt;
-}
-
-static uint64_t duration_ns(void)
-{
-	return env_u64("FAKE_PMU_DURATION_NS", 1000000000ull);
 }
 
 /* $FAKE_PMU_RUNNING as num/den: "1/2", "0.5", default 1/1. */
@@ -273,8 +262,6 @@ static uint64_t attr_hash(const unsigned char *a)
 	return 1000000ull + h % (10000000000ull - 1000000ull);
 }
 
-static void apply_pending_locked(void);
-static void epoch_bump(void);
 
 /* $FAKE_PMU_COUNTS, "TYPE:CONFIG=COUNT[,...]", sets the count of the
  * events of that type and config (any config1, config2, exclude bits). */
@@ -421,7 +408,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 	if (!size)
 		size = 64; /* PERF_ATTR_SIZE_VER0, as the kernel reads it */
 	memcpy(a, uattr, size < ATTR_MAX ? size : ATTR_MAX);
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&fp_lock);
 	if (nr_types < 0)
 		read_types();
 	kind = fake_type(u32_at(a, 0), u64_at(a, 8), &slots);
@@ -431,7 +418,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 		lseq = l->seq;
 	}
 	if (kind == 0) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&fp_lock);
 		if (group_fd >= 0 && l) {
 			/* a kernel event cannot join a fake group */
 			log_open(a, size, pid, cpu, group_fd, flags, myseq, lseq, 0, -EINVAL, 0);
@@ -447,7 +434,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 	    (slots && is_metric(a) && (!l || !is_slots(l->attr))) ||
 	    (l && l->nr_members >= MAX_GROUP)) {
 		int err = kind < 0 ? ENOENT : EINVAL;
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&fp_lock);
 		log_open(a, size, pid, cpu, group_fd, flags, myseq, lseq, 1, -err, 0);
 		errno = err;
 		return -1;
@@ -459,7 +446,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 		if (fd >= 0)
 			close(fd);
 		free(e);
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&fp_lock);
 		errno = err;
 		return -1;
 	}
@@ -475,7 +462,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 		l->members[l->nr_members++] = (int)fd;
 	}
 	fakes[fd] = e;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fp_lock);
 	log_open(a, size, pid, cpu, group_fd, flags, myseq, lseq, 1, fd, e->hash);
 	return fd;
 }
@@ -493,7 +480,7 @@ long syscall(long nr, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	if (!real)
-		real = (long (*)(long, ...))real_fn("syscall");
+		real = (long (*)(long, ...))fp_real("syscall");
 	/* pid, cpu and group_fd are ints: the upper halves of the registers
 	 * the caller passed them in are not defined */
 	if (nr == SYS_perf_event_open && a[0])
@@ -555,14 +542,14 @@ static ssize_t read_or_fake(int fd, void *buf, size_t len, int *handled)
 	*handled = 0;
 	if (!fake_of(fd))
 		return 0;
-	pthread_mutex_lock(&lock);
-	apply_pending_locked();
+	pthread_mutex_lock(&fp_lock);
+	fp_catch_up_locked();
 	e = fake_of(fd);
 	if (e) {
 		*handled = 1;
 		r = fake_read(e, buf, len);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fp_lock);
 	if (r < 0) {
 		errno = (int)-r;
 		r = -1;
@@ -578,7 +565,7 @@ ssize_t read(int fd, void *buf, size_t len)
 	if (handled)
 		return r;
 	if (!real)
-		real = (ssize_t (*)(int, void *, size_t))real_fn("read");
+		real = (ssize_t (*)(int, void *, size_t))fp_real("read");
 	return real(fd, buf, len);
 }
 
@@ -595,7 +582,7 @@ ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
 	if (handled)
 		return r;
 	if (!real)
-		real = (ssize_t (*)(int, void *, size_t, size_t))real_fn("__read_chk");
+		real = (ssize_t (*)(int, void *, size_t, size_t))fp_real("__read_chk");
 	return real(fd, buf, len, buflen);
 }
 
@@ -623,14 +610,14 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (!real)
-		real = (int (*)(int, unsigned long, ...))real_fn("ioctl");
+		real = (int (*)(int, unsigned long, ...))fp_real("ioctl");
 	if (!fake_of(fd))
 		return real(fd, req, arg);
-	pthread_mutex_lock(&lock);
-	apply_pending_locked();
+	pthread_mutex_lock(&fp_lock);
+	fp_catch_up_locked();
 	e = fake_of(fd);
 	if (!e) {
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&fp_lock);
 		return real(fd, req, arg);
 	}
 	switch (req) {
@@ -661,7 +648,7 @@ int ioctl(int fd, unsigned long req, ...)
 	default:
 		rc = -ENOTTY;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&fp_lock);
 	if (rc) {
 		errno = -rc;
 		return -1;
@@ -675,10 +662,10 @@ int close(int fd)
 {
 	static int (*real)(int);
 	if (!real)
-		real = (int (*)(int))real_fn("close");
+		real = (int (*)(int))fp_real("close");
 	if (fake_of(fd)) {
-		pthread_mutex_lock(&lock);
-		apply_pending_locked();
+		pthread_mutex_lock(&fp_lock);
+		fp_catch_up_locked();
 		struct fake *e = fake_of(fd);
 		if (e) {
 			struct fake *l = fakes[e->leader];
@@ -696,7 +683,7 @@ int close(int fd)
 			fakes[fd] = NULL;
 			free(e);
 		}
-		pthread_mutex_unlock(&lock);
+		pthread_mutex_unlock(&fp_lock);
 	}
 	return real(fd);
 }
@@ -705,7 +692,7 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	static void *(*real)(void *, size_t, int, int, int, off_t);
 	if (!real)
-		real = (void *(*)(void *, size_t, int, int, int, off_t))real_fn("mmap");
+		real = (void *(*)(void *, size_t, int, int, int, off_t))fp_real("mmap");
 	if (!(flags & MAP_ANONYMOUS) && fake_of(fd))
 		return real(NULL, len, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	return real(addr, len, prot, flags, fd, off);
@@ -718,54 +705,13 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	return mmap(addr, len, prot, flags, fd, off);
 }
 
-/* ---- the clock ---- */
+/* ---- the workload's time ---- */
 
-static int clock_faked(clockid_t id)
+void fp_advance_locked(uint64_t d, int n)
 {
-	const char *s = getenv("FAKE_PMU_CLOCK");
-	if (s && !strcmp(s, "real"))
-		return 0;
-	return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW ||
-	       id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME;
-}
+	uint64_t num, den;
 
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	static int (*real)(clockid_t, struct timespec *);
-	if (!real)
-		real = (int (*)(clockid_t, struct timespec *))real_fn("clock_gettime");
-	if (!clock_faked(id))
-		return real(id, ts);
-	pthread_mutex_lock(&lock);
-	apply_pending_locked();
-	ts->tv_sec = (time_t)(clock_ns / 1000000000ull);
-	ts->tv_nsec = (long)(clock_ns % 1000000000ull);
-	pthread_mutex_unlock(&lock);
-	epoch_bump();
-	return 0;
-}
-
-/*
- * A child was reaped: the workload's time passes, and the counters of the
- * enabled events move on. Once a child: when the tool catches SIGCHLD (perf
- * does, and skips its wait4 when the child has ended before it), the
- * signal moves the clock and the wait of the same child does not again.
- * The handler only counts; the clock moves at the shim's next call.
- */
-#define NR_SEEN 64
-static _Atomic int pending;
-static _Atomic pid_t seen[NR_SEEN]; /* children the signal announced */
-
-static void apply_pending_locked(void)
-{
-	uint64_t d, num, den;
-	int n = atomic_exchange(&pending, 0);
-
-	if (!n)
-		return;
-	d = duration_ns() * (uint64_t)n;
 	running_ratio(&num, &den);
-	clock_ns += d;
 	for (int fd = 0; fd < MAX_FD; fd++) {
 		struct fake *e = fakes[fd], *l;
 		if (!e)
@@ -777,232 +723,4 @@ static void apply_pending_locked(void)
 		e->running_ns += (uint64_t)((unsigned __int128)d * num / den);
 		e->value += (uint64_t)n * (uint64_t)((unsigned __int128)e->hash * num / den);
 	}
-}
-
-static int clock_real(void)
-{
-	const char *s = getenv("FAKE_PMU_CLOCK");
-	return s && !strcmp(s, "real");
-}
-
-/* from the signal handler: @pid has ended */
-static void child_ended_signal(pid_t pid)
-{
-	for (int i = 0; i < NR_SEEN; i++) {
-		pid_t none = 0;
-		if (atomic_load(&seen[i]) == pid)
-			return;
-		if (atomic_compare_exchange_strong(&seen[i], &none, pid)) {
-			atomic_fetch_add(&pending, 1);
-			return;
-		}
-	}
-}
-
-/* from a wait that reaped @pid */
-static void child_reaped(pid_t pid)
-{
-	int announced = 0;
-	for (int i = 0; i < NR_SEEN; i++) {
-		pid_t p = pid;
-		if (atomic_compare_exchange_strong(&seen[i], &p, 0))
-			announced = 1;
-	}
-	if (!announced)
-		atomic_fetch_add(&pending, 1);
-	if (clock_real())
-		atomic_store(&pending, 0);
-	pthread_mutex_lock(&lock);
-	apply_pending_locked();
-	pthread_mutex_unlock(&lock);
-}
-
-/* ---- SIGCHLD: the tool's handler, behind the shim's ---- */
-
-static struct sigaction chld_user; /* the tool's SIGCHLD disposition */
-
-static void on_chld(int sig, siginfo_t *si, void *uc)
-{
-	if (si && (si->si_code == CLD_EXITED || si->si_code == CLD_KILLED ||
-		   si->si_code == CLD_DUMPED) && !clock_real())
-		child_ended_signal(si->si_pid);
-	if (chld_user.sa_flags & SA_SIGINFO)
-		chld_user.sa_sigaction(sig, si, uc);
-	else if (chld_user.sa_handler != SIG_DFL && chld_user.sa_handler != SIG_IGN)
-		chld_user.sa_handler(sig);
-}
-
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	static int (*real)(int, const struct sigaction *, struct sigaction *);
-	struct sigaction mine, prev;
-	int rc;
-
-	if (!real)
-		real = (int (*)(int, const struct sigaction *, struct sigaction *))real_fn("sigaction");
-	if (sig != SIGCHLD || !act || act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN) {
-		rc = real(sig, act, old);
-		if (!rc && sig == SIGCHLD && old && old->sa_sigaction == on_chld)
-			*old = chld_user;
-		if (!rc && sig == SIGCHLD && act)
-			chld_user = *act;
-		return rc;
-	}
-	mine = *act;
-	mine.sa_flags |= SA_SIGINFO;
-	mine.sa_sigaction = on_chld;
-	rc = real(sig, &mine, &prev);
-	if (rc)
-		return rc;
-	if (old)
-		*old = prev.sa_sigaction == on_chld ? chld_user : prev;
-	chld_user = *act;
-	return 0;
-}
-
-sighandler_t signal(int sig, sighandler_t handler)
-{
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = handler;
-	sa.sa_flags = SA_RESTART; /* BSD semantics, as glibc's signal() */
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, sig);
-	if (sigaction(sig, &sa, &old) < 0)
-		return SIG_ERR;
-	return old.sa_handler;
-}
-
-/*
- * The workload must not end before the tool has read its start time:
- * perf reads it after it lets the child go, and a child quicker than that
- * would end in no time at all. So each tool process shares with its
- * children (a memfd named in $FAKE_PMU_EPOCH, "fd:pid") an epoch, which
- * it moves on at each read of the fake clock, and a count of its threads
- * inside a wait or poll. A direct child of that process, as it ends,
- * waits (at most 2 s) until the epoch has moved past the one it saw at
- * its start, or its parent waits.
- */
-static _Atomic uint64_t *epoch;       /* ours: [0] epoch, [1] waiting */
-static _Atomic uint64_t *parent_epoch; /* our parent's, if we hold */
-static uint64_t parent_epoch0;
-
-static void epoch_bump(void)
-{
-	if (epoch)
-		atomic_fetch_add(&epoch[0], 1);
-}
-
-static void waiting(int delta)
-{
-	if (epoch)
-		atomic_fetch_add(&epoch[1], (uint64_t)(int64_t)delta);
-}
-
-static void hold_at_exit(void)
-{
-	struct timespec ts = { 0, 100000 };
-	for (int i = 0; i < 20000; i++) {
-		if (atomic_load(&parent_epoch[0]) > parent_epoch0 || atomic_load(&parent_epoch[1]))
-			return;
-		nanosleep(&ts, NULL);
-	}
-}
-
-__attribute__((constructor)) static void epoch_init(void)
-{
-	const char *s = getenv("FAKE_PMU_EPOCH");
-	char buf[64];
-	int fd;
-	void *p;
-
-	if (s && strchr(s, ':') && (pid_t)atol(strchr(s, ':') + 1) == getppid()) {
-		p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, atoi(s), 0);
-		if (p != MAP_FAILED) {
-			parent_epoch = p;
-			parent_epoch0 = atomic_load(&parent_epoch[0]);
-			atexit(hold_at_exit);
-		}
-	}
-	if (clock_real())
-		return;
-	fd = memfd_create("fake-pmu-epoch", 0); /* inherited across exec */
-	if (fd < 0 || ftruncate(fd, 4096) < 0)
-		return;
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return;
-	epoch = p;
-	snprintf(buf, sizeof(buf), "%d:%d", fd, (int)getpid());
-	setenv("FAKE_PMU_EPOCH", buf, 1);
-}
-
-int poll(struct pollfd *fds, nfds_t n, int timeout)
-{
-	static int (*real)(struct pollfd *, nfds_t, int);
-	if (!real)
-		real = (int (*)(struct pollfd *, nfds_t, int))real_fn("poll");
-	int r;
-	waiting(1);
-	r = real(fds, n, timeout);
-	waiting(-1);
-	return r;
-}
-
-/* Did a wait that returned a child reap it (not a stop or continue)? */
-static int reaped(const int *status, int options)
-{
-	if (status)
-		return WIFEXITED(*status) || WIFSIGNALED(*status);
-	return !(options & (WUNTRACED | WCONTINUED));
-}
-
-pid_t wait4(pid_t pid, int *status, int options, struct rusage *ru)
-{
-	static pid_t (*real)(pid_t, int *, int, struct rusage *);
-	pid_t r;
-	if (!real)
-		real = (pid_t (*)(pid_t, int *, int, struct rusage *))real_fn("wait4");
-	waiting(1);
-	r = real(pid, status, options, ru);
-	waiting(-1);
-	if (r > 0 && reaped(status, options))
-		child_reaped(r);
-	return r;
-}
-
-pid_t waitpid(pid_t pid, int *status, int options)
-{
-	static pid_t (*real)(pid_t, int *, int);
-	pid_t r;
-	if (!real)
-		real = (pid_t (*)(pid_t, int *, int))real_fn("waitpid");
-	waiting(1);
-	r = real(pid, status, options);
-	waiting(-1);
-	if (r > 0 && reaped(status, options))
-		child_reaped(r);
-	return r;
-}
-
-pid_t wait(int *status)
-{
-	return waitpid(-1, status, 0);
-}
-
-int waitid(idtype_t idtype, id_t id, siginfo_t *info, int options)
-{
-	static int (*real)(idtype_t, id_t, siginfo_t *, int);
-	int r;
-	if (!real)
-		real = (int (*)(idtype_t, id_t, siginfo_t *, int))real_fn("waitid");
-	waiting(1);
-	r = real(idtype, id, info, options);
-	waiting(-1);
-	/* reaped, unless WNOWAIT left it, or WNOHANG found none */
-	if (r == 0 && !(options & WNOWAIT) && info && info->si_pid > 0 &&
-	    (info->si_code == CLD_EXITED || info->si_code == CLD_KILLED ||
-	     info->si_code == CLD_DUMPED))
-		child_reaped(info->si_pid);
-	return r;
 }
