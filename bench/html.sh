@@ -11,7 +11,7 @@
 #
 #   bench/html.sh [HPMON]           # the calltree workload sampled every
 #                                   # 10 us of cpu-clock with -g: about 1M
-#                                   # samples (N=90000000 units)
+#                                   # samples here (N=6000000 units)
 #   DWARF=1 bench/html.sh [HPMON]   # g++ -O2 compiling bench/report-
 #                                   # symbols.sh's source with Gen<60>,
 #                                   # recorded with --call-graph dwarf every
@@ -22,7 +22,7 @@ set -euo pipefail
 HPMON=${1:-build/hpmon}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 WL=$(dirname "$HPMON")/tests/workloads/calltree
-N=${N:-90000000}
+N=${N:-6000000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 

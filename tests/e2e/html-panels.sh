@@ -66,23 +66,39 @@ for mode in "" "-F 1999"; do
 	read -r f1 f2 f3 f4 <<<"$(python3 - "$E2E_TMP/t.html" <<'PY'
 import base64, json, re, sys
 d = json.loads(re.search(r'id="data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
-v, n = d['bins']['v'][0], d['bins']['n']
-# the tree: base64 of LEB128 numbers, per node its parent's depth + 1 - its
-# depth, what zigzagged, samples, and the period unless tree_each gives it
-u, x, m = [], 0, 1
-for b in base64.b64decode(d['trees'][0]):
-    x += (b & 0x7f) * m
-    m = m * 128 if b & 0x80 else 1
-    if not b & 0x80:
-        u.append(x)
-        x = 0
+n = d['bins']['n']
+def ulebs(s):  # base64 of LEB128 numbers
+    u, x, m = [], 0, 1
+    for b in base64.b64decode(s):
+        x += (b & 0x7f) * m
+        m = m * 128 if b & 0x80 else 1
+        if not b & 0x80:
+            u.append(x)
+            x = 0
+    return u
+k = 3 if d['bins']['each'][0] else 4  # without the period when -c fixed it
+if d['bins']['v'] is None:  # the bins are the stack chart's samples': [node, bin, 1]
+    v, i, tk, last, S = [], 0, 0, 0, ulebs(d['stacks']['v'][0])
+    while i < len(S):
+        tk += S[i] // 2
+        if not S[i] % 2:
+            i += 1
+            last = S[i]
+        i += 1
+        t = d['stacks']['t0'] + tk * d['stacks']['tick']
+        v += [last, min(n - 1, max(0, (t - d['bins']['t0']) // d['bins']['width'])), 1]
+    k = 3
+else:
+    v = d['bins']['v'][0]
+# the tree: per node its parent's depth + 1 - its depth, what zigzagged,
+# samples, and the period unless tree_each gives it
+u = ulebs(d['trees'][0])
 step = 3 if d['tree_each'][0] else 4
 nodes, depth = [], -1
 for i in range(0, len(u), step):
     depth = depth + 1 - u[i]
     nodes.append((depth, -(u[i + 1] + 1) // 2 if u[i + 1] % 2 else u[i + 1] // 2))
 name = lambda k: d['syms'][nodes[k][1]] if nodes[k][0] and nodes[k][1] >= 0 else ''
-k = 3 if d['bins']['each'][0] else 4  # without the period when -c fixed it
 b6 = max(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work6')
 b1 = min(v[i + 1] for i in range(0, len(v), k) if name(v[i]) == 'work1')
 print(0.01, 0.8 * b6 / n, 0.99, (b1 + 1 + 0.2 * (n - b1 - 1)) / n)

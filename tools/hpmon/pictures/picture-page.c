@@ -264,7 +264,8 @@ static int cmp_bin(const void *x, const void *y)
 /* "bins": the leaves' samples and period per time bin, per event, as
  * [node, bin, samples, period] (node: in the page's tree), or [node,
  * bin, samples] when every sample of the event has the period "each"
- * gives. */
+ * gives; "v" null when the stack chart's samples are every sample, each
+ * of the period "each" gives (the page bins those). */
 static int page_bins(struct page *pg)
 {
 	struct ptrees *p = pg->p;
@@ -312,6 +313,18 @@ static int page_bins(struct page *pg)
 		else
 			json_null(j, NULL);
 	json_arr_close(j);
+	/* every sample in the stack chart's (page_stacks), each of one
+	 * period: the page bins them itself, and "v" is null */
+	bool from_stacks = p->by_thread && p->any_time && p->nr_smp && p->stride <= 1 &&
+			   !p->smp_left && !pg->r->cap_records;
+	for (size_t k = 0; from_stacks && k < p->nr_b; k++)
+		from_stacks = each[p->b[k].ev] != 0;
+	if (from_stacks) {
+		json_null(j, "v");
+		free(each);
+		json_obj_close(j);
+		return 0;
+	}
 	json_arr_open(j, "v");
 	size_t i = 0;
 	for (uint32_t e = 0; e < p->nr_ev; e++) {

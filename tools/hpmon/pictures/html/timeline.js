@@ -26,7 +26,17 @@ const AX = (() => {
 // Event e's bins as [node, bin, samples, period] each: D.bins.v[e] has
 // four numbers an entry, or three when every sample has the period
 // D.bins.each[e].
+// D.bins.v null: the bins are the stack chart's samples' (stack.js), each
+// of the period D.bins.each[e].
 function binEntries(e, fn) {
+  if (!D.bins.v) {
+    const s = stackSamples(e), q = D.bins.each[e], w = D.bins.width;
+    for (let i = 0; i < s.t.length; i++) {
+      const b = Math.min(D.bins.n - 1, Math.max(0, Math.floor((s.t[i] - D.bins.t0) / w)));
+      fn(s.k[i], b, 1, q);
+    }
+    return;
+  }
   const v = D.bins.v[e] || [], q = D.bins.each[e];
   if (q) for (let i = 0; i < v.length; i += 3) fn(v[i], v[i + 1], v[i + 2], v[i + 2] * q);
   else for (let i = 0; i < v.length; i += 4) fn(v[i], v[i + 1], v[i + 2], v[i + 3]);
