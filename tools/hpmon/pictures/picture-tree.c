@@ -201,6 +201,25 @@ static void ptrees_bin(struct ptrees *p, struct rep *r, uint32_t ev, uint32_t no
 	p->b[i].p += w;
 }
 
+/* Room for @n entries in p's path of the previous sample. */
+static bool path_reserve(struct ptrees *p, size_t n)
+{
+	if (n <= p->path_cap)
+		return true;
+	size_t c = p->path_cap ? p->path_cap : 64;
+	while (c < n)
+		c *= 2;
+	uint32_t *a = realloc(p->path_node, c * sizeof(*a)), *b;
+	if (!a)
+		return false;
+	p->path_node = a;
+	if (!(b = realloc(p->path_sym, c * sizeof(*b))))
+		return false;
+	p->path_sym = b;
+	p->path_cap = c;
+	return true;
+}
+
 /* The sample for the stack chart: one in p->stride, the stride doubled
  * (and every other sample kept dropped) whenever PTREES_MAX_SAMPLES are
  * kept, so that the chart covers the whole run however long it is. */
@@ -255,13 +274,32 @@ static void ptrees_sample(void *arg, struct rep *r, const struct rep_xsample *x)
 	if (x->same && p->last_ok && p->last_ev == ev && p->last_task == task) {
 		at = p->last_leaf;
 	} else {
-		at = ptree_child(p, r, ev, 0, task);
-		for (size_t k = x->nr; at && k-- > 0;) {
-			uint32_t c = ptree_child(p, r, ev, at, r->locs[x->locs[k]].sym);
+		/* the frames it shares with the previous sample, from the root,
+		 * are the same nodes: looked up no more (a DWARF profile's
+		 * samples share most of their stack with the one before) */
+		bool keep = p->last_ok && p->last_ev == ev && p->last_task == task && p->path_n;
+		if (!path_reserve(p, x->nr + 1)) {
+			p->err = -ENOMEM;
+			return;
+		}
+		at = keep ? p->path_node[0] : ptree_child(p, r, ev, 0, task);
+		p->path_node[0] = at;
+		size_t d = 0;
+		for (size_t k = x->nr; at && k-- > 0; d++) {
+			uint32_t sym = r->locs[x->locs[k]].sym, c;
+			if (keep && d + 1 < p->path_n && p->path_sym[d + 1] == sym) {
+				c = p->path_node[d + 1];
+			} else {
+				keep = false;
+				c = ptree_child(p, r, ev, at, sym);
+			}
 			if (!c)
 				break;
 			at = c;
+			p->path_node[d + 1] = c;
+			p->path_sym[d + 1] = sym;
 		}
+		p->path_n = p->path_node[0] ? d + 1 : 0;
 		if (p->err)
 			return;
 		p->last_ev = ev;
@@ -337,6 +375,8 @@ void ptrees_free(struct ptrees *p)
 	free(p->t);
 	free(p->b);
 	free(p->smp);
+	free(p->path_node);
+	free(p->path_sym);
 	htab__free(p->h);
 	htab__free(p->hb);
 	memset(p, 0, sizeof(*p));

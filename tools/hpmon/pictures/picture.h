@@ -93,6 +93,9 @@ struct ptrees {
 	bool last_ok;         /* the previous sample's leaf, for a run of */
 	uint32_t last_ev, last_leaf; /* samples with its frames */
 	uint64_t last_task;
+	uint32_t *path_node;  /* the previous sample's nodes from its task down */
+	uint32_t *path_sym;   /* and their symbols ([0]: the task's node) */
+	size_t path_n, path_cap;
 };
 /* Set @o's sink (and callgraph) to build @p during rep_load; @p must
  * outlive the load. */

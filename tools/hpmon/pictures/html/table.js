@@ -5,6 +5,9 @@
 // Sortable by any column, filterable; a click on a function shows its
 // annotate data (annotate.js).
 let rows = [], cols = [], sortK = 'self', sortDir = -1;
+// The rows drawn at most (the first in the order chosen): a table of
+// thousands of long names costs the browser seconds to lay out.
+const TABLE_ROWS = 400;
 
 function columns() {
   if (DIFF) {
@@ -113,7 +116,7 @@ function fillTable() {
   const body = document.querySelector('#funcs tbody');
   body.textContent = '';
   const frag = document.createDocumentFragment();
-  for (const r of vis.slice(0, 2000)) {
+  for (const r of vis.slice(0, TABLE_ROWS)) {
     const tr = el('tr');
     for (const [c, , num] of cols) {
       const td = el('td', c === 'name' ? 'name' : num ? 'num' : '', cell(r, c));
@@ -127,6 +130,13 @@ function fillTable() {
       sw.title = 'the sandwich of ' + r.name;
       tr.cells[0].appendChild(sw);
     }
+    frag.appendChild(tr);
+  }
+  if (vis.length > TABLE_ROWS) {
+    const tr = el('tr', 'more');
+    const td = el('td', '', (vis.length - TABLE_ROWS) + ' more functions: sort or filter to see them');
+    td.colSpan = cols.length;
+    tr.appendChild(td);
     frag.appendChild(tr);
   }
   body.appendChild(frag);
