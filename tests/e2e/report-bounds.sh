@@ -9,7 +9,8 @@
 # writes the shapes (the same ones are in fuzz/corpus/profile/crafted-*).
 # The CPU time is linear in the records: a 1.2 KB file of 1M samples of a
 # 4096-entry chain cost report -g 17 s and --html 28 s, more than
-# linearly (0.85 s, 4.8 s, 16.7 s for 200k, 500k, 1M).
+# linearly (0.85 s, 4.8 s, 16.7 s for 200k, 500k, 1M); the same chain
+# under two addresses in turn cost -g 450 us a sample.
 . "$(dirname "$0")/lib.sh"
 
 gen="$SRCDIR/fuzz/gen-profile.py"
@@ -111,6 +112,24 @@ check chains "$raw" 3000 no -g
 # frames (the CPU time is linear, with that factor)
 raw=$(shape chains2 chains 2000 --alternate)
 check chains2 "$raw" 2000 no -g
+# 100,000 and 400,000 of them at two addresses in turn, with -g: no run
+# of one stack is ever longer than a sample, and each sample resolved its
+# 4096 frames and looked up their 4096 edges again: 45 s of CPU for the
+# 100,000 (450 us a sample). A stack is resolved once now, and its
+# samples wait with it (chains.c, chains__wait): 4 us a sample here. The
+# CPU time is bounded per sample, at both sizes: linear in the records.
+per_sample_us=25
+! $asan || per_sample_us=150
+for n in 100000 400000; do
+	raw=$(shape chainalt chains "$n" --alternate)
+	check chainalt "$raw" "$n" yes -g
+	expect_in "chainalt $n: CPU seconds (${per_sample_us} us a sample)" 0 \
+		"$(python3 -c "print($n * $per_sample_us / 1e6)")" "$CPU_S"
+	expect_grep "chainalt $n: both addresses, half each" \
+		"^ +$((n / 2)) +50\.00% +100\.00% +\[unknown\]\+0x400040" "$E2E_TMP/out"
+	expect_grep "chainalt $n: in the call graph" \
+		'^ +50\.00% +50\.00% +\[unknown\]\+0x400040 ' "$E2E_TMP/out"
+done
 # 100,000 of them: a run of one stack is resolved once, not 100,000 times
 # (that took 20 s of CPU), so the CPU bound holds
 raw=$(shape chainrun chains 100000)

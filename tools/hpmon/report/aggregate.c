@@ -139,139 +139,6 @@ static void add_deltas(struct rep *r, const struct hpm_sample *s, struct rep_row
 	}
 }
 
-/* The stack in r->frames (@n frames), of @nr samples of event @ev, of
- * period @w in all. The call graph is the main event's; the stacks of
- * other events are kept only when asked (all_stacks: report --html). */
-static void add_callgraph(struct rep *r, uint32_t ev, uint32_t comm, size_t n, double w,
-			  uint64_t nr)
-{
-	if (ev != r->main_ev)
-		goto stack;
-	if (r->stamp_cap < r->nr_syms) {
-		size_t nc = r->nr_syms * 2;
-		uint32_t *v = realloc(r->stamp, nc * sizeof(*v));
-		if (!v)
-			return;
-		memset(v + r->stamp_cap, 0, (nc - r->stamp_cap) * sizeof(*v));
-		r->stamp = v;
-		r->stamp_cap = nc;
-	}
-	r->gen++;
-	r->syms[r->frames[0]].self += w;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t sy = r->frames[i];
-		if (r->stamp[sy] != r->gen) { /* recursion counts once */
-			r->stamp[sy] = r->gen;
-			r->syms[sy].incl += w;
-		}
-		if (i + 1 < n) {
-			uint64_t k[2] = { r->frames[i + 1], sy };
-			long e = htab__get(r->h_edge, k);
-			if (e < 0) {
-				if (!rep_charge(r, rep_cost(sizeof(struct rep_edge), 2, 0, 0))) {
-					r->cap_records++; /* the call is left out of the graph */
-					return;
-				}
-				if (!PUSH(r, edges, nr_edges, cap_edges) || htab__put(r->h_edge, k, r->nr_edges))
-					return;
-				e = (long)r->nr_edges++;
-				r->edges[e] = (struct rep_edge){ (uint32_t)k[0], sy, 0 };
-			}
-			r->edges[e].period += w;
-		}
-	}
-stack:
-	if (!r->o.folded)
-		return;
-	uint64_t k[3] = { comm | (uint64_t)ev << 32, 0, n };
-	uint64_t h[2] = { 0, 0 };
-	for (size_t i = 0; i < n; i++) {
-		h[0] = h[0] * 1000003u + r->frames[i] + 1;
-		h[1] = (h[1] ^ (r->frames[i] + 0x9e37u)) * 0x100000001b3ull;
-	}
-	k[1] = h[0] ^ (h[1] << 1);
-	long i = htab__get(r->h_stack, k);
-	if (i < 0) {
-		if (!rep_charge(r, rep_cost(sizeof(struct rep_stack), 3, n * sizeof(uint32_t), 1))) {
-			r->cap_records++; /* the stack is left out of --folded */
-			return;
-		}
-		if (!PUSH(r, stacks, nr_stacks, cap_stacks) || htab__put(r->h_stack, k, r->nr_stacks))
-			return;
-		struct rep_stack *st = &r->stacks[r->nr_stacks];
-		st->syms = malloc(n * sizeof(uint32_t));
-		if (!st->syms)
-			return;
-		for (size_t j = 0; j < n; j++)
-			st->syms[j] = r->frames[n - 1 - j];
-		st->nr = (uint32_t)n;
-		st->comm = comm;
-		st->ev = ev;
-		st->samples = 0;
-		st->period = 0;
-		i = (long)r->nr_stacks++;
-	}
-	r->stacks[i].samples += nr;
-	r->stacks[i].period += w;
-}
-
-/*
- * -g: a run of samples with the same call chain (a hot loop; or a crafted
- * file repeating a 4096-entry chain by reference in 2 bytes) is resolved
- * and added once, with the run's weight: the stack waits in r->cg until a
- * different one comes, or the end (aggregate__flush). The same chain of
- * the same process, address and mode, with no side-band record between,
- * resolves to the same frames.
- */
-static void cg_flush(struct rep *r)
-{
-	if (r->cg.nr_samples)
-		add_callgraph(r, r->cg.ev, r->cg.comm, r->cg.n, r->cg.w, r->cg.nr_samples);
-	r->cg.nr_samples = 0;
-	r->cg.w = 0;
-}
-
-/* @n samples like @s (a sample and the repeats that waited with it). */
-static void cg_sample(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf,
-		      uint64_t n)
-{
-	struct rep_cg *c = &r->cg;
-	double w = (double)n * (double)s->period;
-	if (c->nr_samples && c->gen == r->sb_gen && c->ev == s->ev && c->pid == s->pid &&
-	    c->ip == s->ip &&
-	    c->mode == s->mode && c->comm == comm && c->leaf == leaf &&
-	    c->nr_chain == s->nr_chain &&
-	    (!s->nr_chain || !memcmp(c->chain, s->chain, s->nr_chain * sizeof(uint64_t)))) {
-		c->w += w;
-		c->nr_samples += n;
-		return;
-	}
-	cg_flush(r);
-	if (c->cap < s->nr_chain) {
-		uint64_t *v = realloc(c->chain, s->nr_chain * sizeof(uint64_t));
-		if (!v)
-			return;
-		c->chain = v;
-		c->cap = s->nr_chain;
-	}
-	size_t frames = chains__syms(r, s, leaf); /* into r->frames, kept until the flush */
-	if (!frames)
-		return;
-	if (s->nr_chain)
-		memcpy(c->chain, s->chain, s->nr_chain * sizeof(uint64_t));
-	c->nr_chain = s->nr_chain;
-	c->gen = r->sb_gen;
-	c->pid = s->pid;
-	c->ip = s->ip;
-	c->mode = s->mode;
-	c->comm = comm;
-	c->ev = s->ev;
-	c->leaf = leaf;
-	c->n = frames;
-	c->w = w;
-	c->nr_samples = n;
-}
-
 /*
  * A sample copied aside until the whole file is read (its mapping may be
  * in a record of another CPU's buffer written after it), with the samples
@@ -498,7 +365,7 @@ static void account(struct rep *r, const struct hpm_sample *s, uint32_t comm, ui
 	if (s->nr_chain > 2 || (s->nr_chain && !s->stack_len))
 		r->have_chains = true;
 	if (o->callgraph && (s->ev == r->main_ev || o->all_stacks))
-		cg_sample(r, s, comm, li, n);
+		chains__wait(r, s, comm, li, n);
 	for (uint64_t k = 0; o->sink && k < n; k++)
 		to_sink(r, s, comm, li);
 }
@@ -616,7 +483,7 @@ static void sample_as(struct rep *r, const struct hpm_sample *s, uint32_t comm, 
 uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s)
 {
 	const struct rep_memo *mo = r->memo;
-	const struct rep_cg *c = &r->cg;
+	const struct rep_cg *c = chains__last(r);
 
 	/* @s waits (struct deferred): its repeats wait with it, whatever
 	 * their times */
@@ -631,9 +498,9 @@ uint64_t aggregate__repeat_until(const struct rep *r, const struct hpm_sample *s
 		return mo->t1;
 	if (s->nr_values)
 		return 0;
-	/* -g: the run of its chain waits in r->cg, to be added to */
+	/* -g: its stack waits (chains__wait), to be added to */
 	if (r->o.callgraph && s->ev == r->main_ev &&
-	    !(c->nr_samples && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
+	    !(c && c->gen == r->sb_gen && c->pid == s->pid && c->ip == s->ip &&
 	      c->mode == s->mode && c->nr_chain == s->nr_chain && c->comm == mo->comm))
 		return 0;
 	return mo->t1;
@@ -652,16 +519,17 @@ void aggregate__repeat(struct rep *r, const struct hpm_sample *s, uint32_t n)
 		return;
 	}
 	count(r, s, mo->loc, &r->rows[mo->row], n);
-	if (r->o.callgraph && s->ev == r->main_ev) {
-		r->cg.w += (double)n * (double)s->period;
-		r->cg.nr_samples += n;
+	struct rep_cg *c = chains__last(r);
+	if (r->o.callgraph && s->ev == r->main_ev && c) {
+		c->w += (double)n * (double)s->period;
+		c->nr_samples += n;
 	}
 }
 
 void aggregate__flush(struct rep *r)
 {
 	flush_deferred(r);
-	cg_flush(r);
+	chains__flush(r);
 }
 
 /* ---- the tables ---- */
@@ -677,7 +545,8 @@ int aggregate__init(struct rep *r)
 	r->h_edge = htab__new(2);
 	r->h_stack = htab__new(3);
 	r->h_prev = htab__new(3);
-	if (!r->memo || !r->h_row || !r->h_edge || !r->h_stack || !r->h_prev)
+	r->h_cg = htab__new(2);
+	if (!r->memo || !r->h_row || !r->h_edge || !r->h_stack || !r->h_prev || !r->h_cg)
 		return -ENOMEM;
 	return 0;
 }
@@ -697,7 +566,7 @@ void aggregate__free(struct rep *r)
 		free(r->deferred[i].vals);
 	}
 	free(r->deferred);
-	free(r->cg.chain);
+	chains__free(r);
 	free(r->rows);
 	free(r->edges);
 	free(r->stacks);
@@ -712,4 +581,5 @@ void aggregate__free(struct rep *r)
 	htab__free(r->h_edge);
 	htab__free(r->h_stack);
 	htab__free(r->h_prev);
+	htab__free(r->h_cg);
 }

@@ -181,6 +181,19 @@ uint32_t ranks__host_of_rank(const struct rep *r, uint32_t rank);
 size_t chains__locs(struct rep *r, const struct hpm_sample *s, uint32_t leaf);
 /* The same frames as sym ids into r->frames. */
 size_t chains__syms(struct rep *r, const struct hpm_sample *s, uint32_t leaf);
+/*
+ * -g: @n samples like @s (at loc @leaf, of the task named @comm) to the
+ * call graph and the folded stacks. Their stack is resolved once and
+ * kept; its samples are added when another stack comes (the first run)
+ * or at chains__flush (the later ones).
+ */
+void chains__wait(struct rep *r, const struct hpm_sample *s, uint32_t comm, uint32_t leaf,
+		  uint64_t n);
+/* The stack the last sample of chains__wait waits in; NULL when none. */
+struct rep_cg *chains__last(const struct rep *r);
+/* Every stack that waits, added. */
+void chains__flush(struct rep *r);
+void chains__free(struct rep *r);
 
 /* ---- aggregate.c: rows, call graphs, folded stacks, group counts ---- */
 

@@ -216,16 +216,19 @@ struct rep_stack {
 	double period;
 };
 
-/* -g: the call chain of a run of samples, added once (aggregate.c) */
+/* -g: a stack that waits to be added to the call graph, with the samples
+ * that had it (chains.c, chains__wait); xlast: the sink's last stack */
 struct rep_cg {
 	uint64_t *chain; uint32_t nr_chain, cap;
 	uint32_t gen, comm, leaf, ev;
 	pid_t pid;
 	uint64_t ip;
 	enum hpm_mode mode;
-	size_t n;                  /* frames in rep.frames */
-	double w;                  /* period of the run */
+	size_t n;                  /* frames: in .frames (xlast: in rep.xlocs) */
+	uint32_t *frames;          /* sym ids, leaf first */
+	double w;                  /* period of its samples */
 	uint64_t nr_samples;       /* 0: none waits */
+	uint64_t cost;             /* bytes it holds (chains.c, CG_WAIT_MAX) */
 };
 
 struct htab;
@@ -284,7 +287,12 @@ struct rep {
 	struct rep_cg xlast;                 /* whose frames xlocs holds (n: how many) */
 	double *xdelta;                      /* [nr_ev], for the sink */
 	uint64_t *taken;                     /* [nr_ev]: the sample in hand's group counts */
-	struct rep_cg cg;
+	/* -g: the stacks kept, distinct, and the samples that wait in them */
+	struct rep_cg *cgs; size_t nr_cgs, cap_cgs;
+	size_t cg_last;                      /* the last sample's, index + 1; 0 none */
+	size_t cg_new;                       /* the one whose first run waits, the same */
+	uint64_t cg_mem;                     /* bytes they hold */
+	struct htab *h_cg;
 	struct deferred *deferred; size_t nr_deferred, cap_deferred;
 	bool last_deferred;                  /* the sample in hand waits, the last of them */
 	struct loc_cache loc_cache[LOC_CACHE];
