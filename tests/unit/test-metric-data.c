@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,7 +81,9 @@ static void test_files_parse(void **state)
 	hpm_ctx__free(ctx);
 }
 
-/* Metrics that cannot resolve on a family, and the words of the reason. */
+/* Metrics that cannot resolve on a family, and the words of the reason.
+ * A name ending in '*' stands for every metric it begins (perf's figures
+ * beside --topdown's events, which each model has only some of). */
 struct gap {
 	const char *tree, *metric, *why;
 };
@@ -91,7 +94,17 @@ static const struct gap gaps[] = {
 	{ "sysfs-x86-vm-nopmu", "l2_miss_rate", "PAPI_L2_TCM: no mapping on software processors" },
 	{ "sysfs-x86-vm-nopmu", "l2_mpki", "PAPI_L2_TCM: no mapping on software processors" },
 	{ "sysfs-x86-vm-nopmu", "flops", "PAPI_FP_OPS: no mapping on software processors" },
+	{ "sysfs-intel-skl", "td_*", "topdown-" },
 };
+
+static bool gap_is(const struct gap *g, const char *tree, const char *metric)
+{
+	size_t n = strlen(g->metric);
+	if (strcmp(g->tree, tree))
+		return false;
+	return g->metric[n - 1] == '*' ? !strncmp(g->metric, metric, n - 1)
+				       : !strcmp(g->metric, metric);
+}
 
 static int check_set(const char *tree, const char *family)
 {
@@ -113,10 +126,10 @@ static int check_set(const char *tree, const char *family)
 		if (!strncmp(hpm_metric__origin(m), "data/vendor/", 12))
 			continue;
 		for (size_t k = 0; k < sizeof(gaps) / sizeof(gaps[0]); k++)
-			if (!strcmp(gaps[k].tree, tree) && !strcmp(gaps[k].metric, hpm_metric__name(m)))
+			if (gap_is(&gaps[k], tree, hpm_metric__name(m)))
 				g = &gaps[k];
 		int rc = hpm_metricset__check(ms, m, &err);
-		if (!rc && g) {
+		if (!rc && g && !strchr(g->metric, '*')) {
 			fprintf(stderr, "[%s] %s resolves now: remove it from the gaps\n", tree,
 				hpm_metric__name(m));
 			bad++;

@@ -104,6 +104,10 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 		free(o);
 		return rc;
 	}
+	if ((o->topdown || o->detailed) && (rc = stat_extra_events(ctx, o))) {
+		free(o);
+		return rc;
+	}
 	bool metrics_asked = o->nr_mgroups || o->nr_minline || o->nr_mfiles;
 	if (!o->events_given && !metrics_asked)
 		stat_append_events(o, count_args_default_events());

@@ -56,6 +56,9 @@ struct stat_opts {
 	bool per_second, per_kinst;
 	int verbose;                /* -v: how many; -vv prints each open */
 	bool dry_run;               /* --dry-run */
+	int detailed;               /* -d: 1, -dd: 2, -ddd: 3 (stat-topdown.c) */
+	bool topdown;               /* --topdown */
+	int td_level;               /* --td-level, 0: the machine's deepest */
 	/*
 	 * The large parts last: stat_opts_new() zeroes what comes before
 	 * them and leaves them as they are, read only as far as written (a
@@ -80,6 +83,14 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 int stat_check_cpus(struct hpm_ctx *ctx, const struct stat_opts *o);
 /* Add @spec to the event list of @o. 0, or -1 when it is too long. */
 int stat_append_events(struct stat_opts *o, const char *spec);
+
+/* ---- stat-topdown.c ---- */
+
+/* Add the events of --topdown and -d/-dd/-ddd to @o's list, as perf 6.1
+ * adds them (perf's default events first when -d is given alone). 0, or
+ * HPM_EXIT_* after saying why (--topdown where the machine has no
+ * top-down events, or needs -a for them). */
+int stat_extra_events(struct hpm_ctx *ctx, struct stat_opts *o);
 
 /* ---- stat-run.c ---- */
 

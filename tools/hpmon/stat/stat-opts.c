@@ -32,6 +32,9 @@ static const char stat_usage[] =
 	"      --metrics-file FILE  metrics defined in FILE (docs/metrics.md)\n"
 	"      --per-second       the rate of every event per second\n"
 	"      --per-kinst        every event per thousand instructions\n"
+	"  -d, --detailed         add perf's cache events (-dd: and TLB's, -ddd: and prefetches)\n"
+	"      --topdown          top-down level 1 (and 2) from the CPU's slots events, as perf\n"
+	"      --td-level N       with --topdown: the level to print (1 or 2)\n"
 	"  -I, --interval-print MS  print the counts of every MS milliseconds\n"
 	"  -r, --repeat N         run the command N times; mean and relative error\n"
 	"  -x, --field-separator SEP  CSV output as perf stat -x prints it\n"
@@ -90,7 +93,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 enum { OPT_PER_THREAD = 256, OPT_PER_PROCESS, OPT_PER_CGROUP, OPT_TRACE, OPT_APPEND, OPT_NO_BIG,
        OPT_METRIC, OPT_METRICS_FILE, OPT_PER_SECOND, OPT_PER_KINST, OPT_NO_MERGE,
-       OPT_MUX, OPT_MUX_SEED, OPT_DRY_RUN };
+       OPT_MUX, OPT_MUX_SEED, OPT_DRY_RUN, OPT_TOPDOWN, OPT_TD_LEVEL };
 
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
@@ -125,6 +128,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		{ "per-kinst", no_argument, NULL, OPT_PER_KINST },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "detailed", no_argument, NULL, 'd' },
+		{ "topdown", no_argument, NULL, OPT_TOPDOWN },
+		{ "td-level", required_argument, NULL, OPT_TD_LEVEL },
 		STAT_USER_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -137,7 +143,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* ':' first: a missing value is ':', told apart from an unknown option */
-	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:Bv", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:p:t:aC:AI:r:x:jo:hM:Bvd", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (count_args_event("stat", o->events, sizeof(o->events),
@@ -207,6 +213,14 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_PER_KINST: o->per_kinst = true; break;
 		case 'v': o->verbose++; break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
+		case 'd': o->detailed++; break;
+		case OPT_TOPDOWN: o->topdown = true; break;
+		case OPT_TD_LEVEL:
+			o->td_level = (int)strtol(optarg, &end, 10);
+			if (!optarg[0] || *end || o->td_level < 0 || o->td_level > 2)
+				return usage_error("--td-level takes 1 or 2 (0: the deepest the "
+						   "machine has), not '%s'", optarg);
+			break;
 		case OPT_USER_REGIONS:
 		case OPT_USER_MARKED:
 		case OPT_USER_ENABLE:
@@ -240,6 +254,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		return usage_error("%s", "-r needs a COMMAND to repeat");
 	if (o->repeat > 1 && o->interval_ms)
 		return usage_error("%s", "-r and -I exclude each other");
+	if (o->td_level && !o->topdown)
+		return usage_error("%s", "--td-level needs --topdown");
 	if (o->trace && (!o->argv || o->tg.nr_ids || o->tg.system))
 		return usage_error("%s", "--trace follows a launched COMMAND only");
 	return 0;
