@@ -54,6 +54,11 @@ for ev in ("instructions", "cycles", "branches"):
         bad = 1
         continue
     p = perf[ev] - base[ev]   # perf's count of the loop: less hpmon's own
+    if p <= 0 or hpm[ev] <= 0:
+        print("%s: hpmon %.0f, perf %.0f less %.0f of hpmon itself: nothing to compare"
+              % (ev, hpm[ev], perf[ev], base[ev]))
+        bad = 1
+        continue
     rel = abs(hpm[ev] - p) / p
     print("%s: hpmon %.0f, perf %.0f (less %.0f of hpmon itself): %.3f %%"
           % (ev, hpm[ev], p, base[ev], 100 * rel))
