@@ -83,7 +83,7 @@ for f in run mux; do
 	hpm_ok report -i "$E2E_TMP/$f.json" --html -o "$E2E_TMP/$f.html"
 	cat >"$E2E_TMP/s.json" <<JSON
 [
- {"eval": "[document.getElementById('flame-sec').hidden, document.getElementById('table-sec').hidden, document.getElementById('time-sec').hidden]"},
+ {"eval": "[document.getElementById('flame-sec').hidden, document.getElementById('table-sec').hidden, document.getElementById('tasks-bar').hidden, document.getElementById('time-sec').hidden]"},
  {"eval": $(q "$LANES")},
  {"drag": ["#lanes canvas.lc[data-event=task-clock]", 0.2, 0.4]},
  {"eval": "document.getElementById('range').textContent"}
@@ -93,7 +93,7 @@ JSON
 		fail "the browser driver failed"
 	res() { json "$E2E_TMP/cdp-$f.json" "$1"; }
 	expect_eq "$f: no console errors, no requests" "[] []" "$(res "' '.join(str(x) for x in [j['console'] + j['exceptions'], j['requests']])")"
-	expect_eq "$f: the charts alone" "[True, True, False]" "$(res "j['results'][0]")"
+	expect_eq "$f: the charts alone (no graph, no table, no tasks' selector)" "[True, True, True, False]" "$(res "j['results'][0]")"
 	cs=context-switches
 	[ $f = mux ] && cs=cycles
 	expect_eq "$f: a lane per event" "['task-clock', 'page-faults', '$cs']" \

@@ -56,6 +56,7 @@ header();
 if (CHARTS) { // a stat -I file: its charts alone
   $('flame-sec').hidden = true;
   $('table-sec').hidden = true;
+  $('tasks-bar').hidden = true; // no samples, no tasks to choose
   makeLanes();
   stripEvents(strip);
   $('clear').addEventListener('click', () => { S.sel = null; strip(); });
