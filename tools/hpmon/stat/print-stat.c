@@ -148,6 +148,7 @@ struct fig {
 	double v;
 	const char *unit;
 	const char *name;     /* a selected metric's name, or NULL */
+	bool perf;            /* a vendor metric: CSV as perf prints it */
 	bool na;
 	const char *reason;
 	double rel_sigma;     /* relative uncertainty; NaN unknown; 0 none */
@@ -193,7 +194,7 @@ static size_t figures(const struct stat_report *r, const struct shown *sh, size_
 			continue;
 		}
 		f[n++] = (struct fig){ .v = v->value, .unit = m->unit, .name = m->name,
-				       .na = v->na, .reason = v->reason,
+				       .perf = m->perf, .na = v->na, .reason = v->reason,
 				       .rel_sigma = v->na ? 0 : (v->value ? v->sigma / fabs(v->value)
 									    : (v->sigma ? NAN : 0)) };
 	}
@@ -439,13 +440,25 @@ static void print_human(const struct stat_out *o, const struct stat_report *r)
 /* ---- CSV: perf stat -x columns ---- */
 
 /* A figure's unit column: perf's unit text, or "NAME [UNIT]" for a
- * selected metric so that scripts can tell metrics apart. */
+ * selected metric so that scripts can tell metrics apart; a vendor
+ * metric's as perf prints it ("UNIT  NAME"). */
 static void csv_unit(const struct fig *f, char *buf, size_t len)
 {
-	if (f->name)
+	if (f->perf)
+		stat_perf_metric_unit(f->name, f->unit, buf, len);
+	else if (f->name)
 		snprintf(buf, len, "%s [%s]", f->name, f->unit);
 	else
 		snprintf(buf, len, "%s", f->unit);
+}
+
+/* A figure's value column: "%.3f", a vendor metric's as perf prints it. */
+static void csv_value(const struct fig *f, char *buf, size_t len)
+{
+	if (f->perf)
+		stat_perf_csv_value(f->v, f->unit && f->unit[0], buf, len);
+	else
+		snprintf(buf, len, "%.3f", f->v);
 }
 
 static void csv_line(const struct stat_out *o, const struct stat_report *r,
@@ -455,7 +468,7 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 	const struct stat_event *e = &r->ev[i];
 	const char *s = o->sep;
 	struct fig f[MAX_FIGS];
-	char units[2][48], ubuf[160];
+	char units[2][48], ubuf[160], vbuf[64];
 	struct shown sh;
 	const char *st;
 	size_t nf, first;
@@ -488,7 +501,8 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 		;
 	if (first < nf) {
 		csv_unit(&f[first], ubuf, sizeof(ubuf));
-		fprintf(o->f, "%s%.3f%s%s\n", s, f[first].v, s, esc_csv(ubuf, s));
+		csv_value(&f[first], vbuf, sizeof(vbuf));
+		fprintf(o->f, "%s%s%s%s\n", s, vbuf, s, esc_csv(ubuf, s));
 	} else {
 		fprintf(o->f, "%s%s\n", s, s);
 	}
@@ -503,7 +517,8 @@ static void csv_line(const struct stat_out *o, const struct stat_report *r,
 		for (int n = 0; n < 4 + (r->runs > 1); n++)
 			fputs(s, o->f);
 		csv_unit(&f[k], ubuf, sizeof(ubuf));
-		fprintf(o->f, "%s%.3f%s%s\n", s, f[k].v, s, esc_csv(ubuf, s));
+		csv_value(&f[k], vbuf, sizeof(vbuf));
+		fprintf(o->f, "%s%s%s%s\n", s, vbuf, s, esc_csv(ubuf, s));
 	}
 }
 
@@ -654,14 +669,9 @@ static void json_metrics(struct json *j, const struct stat_report *r,
 		} else {
 			json_num(j, "uncertainty", v->sigma);
 		}
-		/* as perf -j prints a metric: "UNIT  NAME" (its 64-byte
-		 * buffer's 63 characters at most), or NAME without a unit;
-		 * n/a is null here, where perf prints 0 */
+		/* as perf -j prints a metric; n/a is null, where perf prints 0 */
 		char pu[64];
-		if (m->unit[0])
-			snprintf(pu, sizeof(pu), "%s  %s", m->unit, m->name);
-		else
-			snprintf(pu, sizeof(pu), "%s", m->name);
+		stat_perf_metric_unit(m->name, m->unit, pu, sizeof(pu));
 		if (v->na)
 			json_null(j, "metric-value");
 		else

@@ -333,6 +333,7 @@ int stat_metrics_bind(struct stat_metrics *sm, const struct hpm_evlist *list,
 		sm_->form = hpm_metric__form(m);
 		sm_->anchor = hpm_msel__anchor(sm->sel, i);
 		sm_->dflt = hpm_msel__is_bound_only(sm->sel, i);
+		sm_->perf = !strncmp(hpm_metric__origin(m), "data/vendor/", 12);
 		hpm_value__na(&sm_->v, "not computed yet");
 	}
 	/* what the machine says of itself, only for a metric shown that

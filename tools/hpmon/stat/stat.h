@@ -66,6 +66,7 @@ struct stat_metric {
 	enum hpm_metric_form form;
 	size_t anchor;        /* the event it is printed beside, or SIZE_MAX */
 	bool dflt;            /* perf's figure, shown when nothing else is */
+	bool perf;            /* the vendor's (data/vendor): printed as perf does in CSV */
 	struct hpm_value v;
 };
 
@@ -167,6 +168,11 @@ void stat_core_counters(struct hpm_ctx *ctx, int *nr_general, int *nr_fixed, cha
  * uncertainty, theirs added in quadrature. Call after every reading.
  */
 void stat_merge_instances(struct stat_report *r);
+
+/* A vendor metric as perf 6.1 prints it (print-stat-perf.c): its
+ * "metric-unit" ("UNIT  NAME", or NAME), and its CSV value. */
+void stat_perf_metric_unit(const char *name, const char *unit, char *buf, size_t len);
+void stat_perf_csv_value(double v, bool has_unit, char *buf, size_t len);
 
 /* JSON breakdown rows (print-stat-row.c): the array's name, and the
  * members that name row @row. */
