@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <hpmon/metric.h>
 
+#include "metrics/expr-names-internal.h"
+
 /* Bounds on untrusted input (metric files, --metric), with room over what
  * perf 6.1's x86 and arm64 tables need (docs/metrics.md, "Bounds"). */
 #define HPM_EXPR_MAX_LEN 8192    /* characters of one expression (tables: 1304) */
@@ -69,15 +71,6 @@ struct hpm_expr {
 	size_t nr_nodes;
 };
 
-/* The canonical spelling of literal @name (#SMT_on, #num_packages ...;
- * case-insensitive), or NULL when it is none. */
-const char *hpm_expr__literal(const char *name);
-/* The name written [@s, @s + @len) as an event spec, into @buf (room for
- * HPM_EXPR_MAX_NAME + 1; @len at most HPM_EXPR_MAX_NAME): perf's escapes
- * '\x' undone and its '@' written '/' (cpu@EVENT\,cmask\=1@ is
- * cpu/EVENT,cmask=1/), a literal in its canonical spelling; @quoted: as
- * written (metrics/expr-names.c). */
-void hpm_expr__ref_name(const char *s, size_t len, bool quoted, char *buf);
 
 /*
  * Evaluation. A name is looked up through @resolve, which says either

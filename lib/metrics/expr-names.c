@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "metrics/expr-internal.h"
+#include "metrics/expr-names-internal.h"
 
 static const char *const literals[] = {
 	"#SMT_on", "#core_wide", "#num_cpus", "#num_cpus_online", "#num_cores",

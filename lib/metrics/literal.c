@@ -3,7 +3,8 @@
  * perf's literals in metric formulas (#SMT_on, #num_packages, #slots ...):
  * the machine's topology and PMU capabilities as perf 6.1 reads them
  * (util/expr.c expr__get_literal, util/smt.c, util/cputopo.c), through
- * the context's sysfs and procfs roots. Read once per metric set.
+ * the context's sysfs and procfs roots. Read once per metric set
+ * (metrics/literal-internal.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,7 +14,7 @@
 #include <strings.h>
 
 #include "core/cpus-internal.h"
-#include "metrics/metric-internal.h"
+#include "metrics/literal-internal.h"
 
 /* How many distinct strings the online CPUs' topology file @file (else
  * @alt) holds: perf's count of packages, dies and cores. 0: unknown. */
@@ -89,10 +90,8 @@ static double tsc_hz(const struct hpm_ctx *ctx)
 	return hz;
 }
 
-static void read_all(struct hpm_metricset *ms)
+static void read_all(struct hpm_literals *l, const struct hpm_ctx *ctx)
 {
-	struct hpm_literals *l = &ms->lit;
-	const struct hpm_ctx *ctx = ms->ctx;
 	char path[PATH_MAX], buf[256];
 	int *cpu = NULL;
 	size_t nr = 0;
@@ -133,14 +132,14 @@ static void read_all(struct hpm_metricset *ms)
 	l->tsc_hz = tsc_hz(ctx);
 }
 
-void hpm__metric_literal(struct hpm_metricset *ms, const char *name, struct hpm_value *out)
+void hpm__literal_value(struct hpm_literals *l, const struct hpm_ctx *ctx, const char *name,
+			struct hpm_value *out)
 {
-	const struct hpm_literals *l = &ms->lit;
 	double v = 0;
 	const char *where = "";
 
 	if (!l->read)
-		read_all(ms);
+		read_all(l, ctx);
 	if (!strcasecmp(name, "#SMT_on")) {
 		v = l->smt_on;
 		where = "sysfs devices/system/cpu/smt/active or the cores' core_cpus_list";

@@ -20,20 +20,12 @@
 
 #include "events/family-internal.h"
 #include "metrics/expr-internal.h"
+#include "metrics/literal-internal.h"
 
 /* Metrics one set may hold (perf 6.1's largest table: 236, with hpmon's
  * own about 300). */
 #define HPM_METRICSET_MAX 4096
 
-/* perf's literals of this machine (metrics/literal.c), read at the first
- * use; -1 or 0 where it does not say. */
-struct hpm_literals {
-	bool read;
-	bool system_wide, cpu_list; /* hpm_metricset_opts': for #core_wide */
-	int smt_on;              /* 1, 0, or -1 unknown */
-	double num_cpus, num_cpus_online, num_packages, num_dies, num_cores;
-	double slots, tsc_hz;
-};
 
 struct hpm_metric {
 	char *name;
@@ -71,9 +63,6 @@ struct hpm_metricset {
 	char no_vendor[160];    /* why there are none, when read and none found */
 };
 
-/* The value of perf's literal @name (#SMT_on ...) on the set's machine,
- * or n/a saying what is not known (metrics/literal.c). */
-void hpm__metric_literal(struct hpm_metricset *ms, const char *name, struct hpm_value *out);
 
 /*
  * Read the built-in metrics not read yet: all of them (@all), or only

@@ -193,7 +193,7 @@ static bool const_value(const struct hpm_metricset *ms, const struct hpm_expr *e
 		if (e->refs[n->ref][0] != '#')
 			return false;
 		/* the set's cache of the machine's literals */
-		hpm__metric_literal((struct hpm_metricset *)ms, e->refs[n->ref], &lv);
+		hpm__literal_value((struct hpm_literals *)&ms->lit, ms->ctx, e->refs[n->ref], &lv);
 		*v = lv.value;
 		return !lv.na;
 	}

@@ -318,7 +318,7 @@ static void context_value(struct hpm_metricset *ms, const struct hpm_metric_env 
 			  const char *name, struct hpm_value *v)
 {
 	if (name[0] == '#') {
-		hpm__metric_literal(ms, name, v);
+		hpm__literal_value(&ms->lit, ms->ctx, name, v);
 	} else if (!strcmp(name, "duration_time")) {
 		if (env->duration_s > 0)
 			hpm_value__set(v, env->duration_s, 0);
