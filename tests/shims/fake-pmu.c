@@ -38,7 +38,8 @@
  * unchanged (it never polls readable); mmap of it gives an anonymous
  * zeroed area, a ring buffer that stays empty. As the kernel, the shim
  * refuses (EINVAL) a topdown metric event (event 0, umask 0x80-0x87) whose
- * group leader is not the slots event.
+ * group leader is not the slots event, and an event of a PMU with a
+ * cpumask (uncore, cstate, RAPL) for a task or for no CPU.
  *
  * Every open is logged, one "key=value" line per field of the attr, to
  * the file $FAKE_PMU_LOG names (appended; one block per open, a blank line
@@ -115,6 +116,7 @@ static int seq;
 static struct {
 	uint32_t type;
 	int real, slots; /* slots: has events/slots (perf metrics) */
+	int uncore;      /* has a cpumask: counts per CPU, for no task */
 } types[MAX_TYPES];
 static int nr_types = -1;
 
@@ -202,6 +204,8 @@ static void read_types(void)
 					       !strcmp(d->d_name, "uprobe");
 			snprintf(path, sizeof(path), "%s/%s/events/slots", root, d->d_name);
 			types[nr_types].slots = access(path, F_OK) == 0;
+			snprintf(path, sizeof(path), "%s/%s/cpumask", root, d->d_name);
+			types[nr_types].uncore = access(path, F_OK) == 0;
 			nr_types++;
 		}
 		fclose(f);
@@ -210,10 +214,11 @@ static void read_types(void)
 }
 
 /* 1: fake it; 0: the kernel's; -1: no such PMU here. @slots: the PMU has
- * perf metrics. */
-static int fake_type(uint32_t type, uint64_t config, int *slots)
+ * perf metrics; @uncore: it has a cpumask. */
+static int fake_type(uint32_t type, uint64_t config, int *slots, int *uncore)
 {
 	*slots = 0;
+	*uncore = 0;
 	if (type == PERF_TYPE_SOFTWARE)
 		return getenv("FAKE_PMU_SOFTWARE") && !strcmp(getenv("FAKE_PMU_SOFTWARE"), "1");
 	if (type == PERF_TYPE_TRACEPOINT || type == PERF_TYPE_BREAKPOINT)
@@ -229,6 +234,7 @@ static int fake_type(uint32_t type, uint64_t config, int *slots)
 	for (int i = 0; i < nr_types; i++)
 		if (types[i].type == type) {
 			*slots = types[i].slots;
+			*uncore = types[i].uncore;
 			return !types[i].real;
 		}
 	if (type == PERF_TYPE_RAW)
@@ -401,7 +407,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 	unsigned char a[ATTR_MAX];
 	uint32_t size = u32_at(uattr, 4);
 	struct fake *e, *l = NULL;
-	int slots, kind, myseq, lseq = -1;
+	int slots, uncore, kind, myseq, lseq = -1;
 	long fd;
 
 	memset(a, 0, sizeof(a));
@@ -411,7 +417,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 	pthread_mutex_lock(&fp_lock);
 	if (nr_types < 0)
 		read_types();
-	kind = fake_type(u32_at(a, 0), u64_at(a, 8), &slots);
+	kind = fake_type(u32_at(a, 0), u64_at(a, 8), &slots, &uncore);
 	myseq = seq++;
 	if (group_fd >= 0 && group_fd < MAX_FD && fakes[group_fd]) {
 		l = fakes[fakes[group_fd]->leader];
@@ -430,7 +436,7 @@ static long fake_open(const void *uattr, long pid, long cpu, long group_fd,
 			 fd < 0 ? -errno : fd, 0);
 		return fd;
 	}
-	if (kind < 0 || (group_fd >= 0 && !l) ||
+	if (kind < 0 || (group_fd >= 0 && !l) || (uncore && (cpu < 0 || pid != -1)) ||
 	    (slots && is_metric(a) && (!l || !is_slots(l->attr))) ||
 	    (l && l->nr_members >= MAX_GROUP)) {
 		int err = kind < 0 ? ENOENT : EINVAL;
