@@ -117,7 +117,7 @@ int cmd_stat(int argc, char **argv, struct hpm_ctx *ctx)
 			     .files = o->mfiles, .nr_files = o->nr_mfiles,
 			     .system_wide = o->tg.system || o->tg.nr_cpus,
 			     .cpu_list = o->tg.nr_cpus > 0 },
-		.per_second = o->per_second, .per_kinst = o->per_kinst,
+		.per_second = o->per_second, .per_kinst = o->per_kinst, .topdown = o->topdown,
 	};
 	rc = stat_metrics_setup(ctx, &mo, &run.sm);
 	if (rc) {

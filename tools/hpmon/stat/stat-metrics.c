@@ -29,6 +29,7 @@ struct stat_metrics {
 	size_t first;         /* index of the first of them in the list */
 	size_t kinst;         /* the instructions event of --per-kinst */
 	bool per_second, per_kinst;
+	bool topdown;         /* --topdown: the perf_topdown group's figures too */
 	int num_cpus;
 	double cpu_hz;
 	char **notes;
@@ -161,6 +162,10 @@ static int load_set(struct stat_metrics *sm, const struct metric_args *a, bool a
 		return rc;
 	/* perf's figures beside the counts */
 	hpm_msel__add_bound(sm->sel, "default");
+	/* --topdown's figures: apart, so that no other list resolves their
+	 * events (sysfs lookups of events most models lack) */
+	if (sm->topdown)
+		hpm_msel__add_bound(sm->sel, "perf_topdown");
 
 	struct hpm_plan_opts po = { .sz = sizeof(po), .nr_general = 0, .nr_fixed = -1 };
 	if (any)
@@ -188,6 +193,7 @@ int stat_metrics_setup(struct hpm_ctx *ctx, const struct stat_metrics_opts *o,
 		return HPM_EXIT_FAIL;
 	sm->ctx = ctx;
 	sm->per_second = o->per_second;
+	sm->topdown = o->topdown;
 	sm->per_kinst = o->per_kinst;
 	sm->kinst = SIZE_MAX;
 	/*

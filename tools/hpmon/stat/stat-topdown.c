@@ -2,9 +2,11 @@
 /*
  * hpmon stat --topdown [--td-level N] and -d, -dd, -ddd: the events perf
  * 6.1 adds to the list for them (its builtin-stat.c,
- * add_default_attributes). The figures printed beside them are metrics of
- * the "default" group (data/metrics-generic.txt), bound when their events
- * are in the list, as perf's shadow figures are.
+ * add_default_attributes). The figures printed beside them are metrics
+ * bound when their events are in the list, as perf's shadow figures are:
+ * -d's of the "default" group (data/metrics-generic.txt), --topdown's of
+ * "perf_topdown" (data/metrics-intel.txt), which stat-metrics.c binds
+ * with --topdown only.
  */
 #include <stdio.h>
 #include <string.h>

@@ -137,6 +137,7 @@ struct stat_out {
 struct stat_metrics_opts {
 	struct metric_args metrics;      /* -M, --metric, --metrics-file */
 	bool per_second, per_kinst;
+	bool topdown;                    /* --topdown: its figures (perf_topdown) */
 };
 
 struct stat_metrics;
