@@ -211,8 +211,6 @@ static int load_rest(struct hpm_metricset *ms)
 		snprintf(file, sizeof(file), "metrics-%s.txt", ms->fam.chain[c]);
 		rc = add_data_file(ms, file);
 	}
-	if (!rc)
-		rc = add_vendor(ms);
 	return rc ? rc : add_costs(ms);
 }
 
@@ -270,6 +268,17 @@ int hpm__metricset_load(const struct hpm_metricset *cms, bool all)
 	return ms->load_err;
 }
 
+int hpm__metricset_load_vendor(const struct hpm_metricset *cms)
+{
+	struct hpm_metricset *ms = (struct hpm_metricset *)cms; /* its cache */
+	int rc = hpm__metricset_load(ms, true);
+
+	if (rc || ms->vendor_read || ms->no_builtin)
+		return rc;
+	ms->vendor_read = true;
+	return ms->load_err = add_vendor(ms);
+}
+
 struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 					 const struct hpm_metricset_opts *o)
 {
@@ -321,9 +330,17 @@ struct hpm_metricset *hpm_metricset__new(struct hpm_ctx *ctx,
 }
 
 /* Every accessor of the set reads the built-in metrics first, when it has
- * not been done (metric-data.c); a failure leaves the set with the
- * metrics read before it, as hpm_metricset__new's did. */
+ * not been done (metric-data.c), the vendor's included: what lists the
+ * set sees all of it. A failure leaves the set with the metrics read
+ * before it, as hpm_metricset__new's did. */
 static const struct hpm_metricset *all(const struct hpm_metricset *ms)
+{
+	hpm__metricset_load_vendor(ms);
+	return ms;
+}
+
+/* hpmon's own metrics, without reading the vendor's (all() reads them). */
+static const struct hpm_metricset *own(const struct hpm_metricset *ms)
 {
 	hpm__metricset_load(ms, true);
 	return ms;
@@ -347,24 +364,29 @@ const struct hpm_metric *hpm_metricset__metric(const struct hpm_metricset *ms, s
 const struct hpm_metric *hpm_metricset__find(const struct hpm_metricset *ms,
 					     const char *name)
 {
-	return hpm__metricset_find(all(ms), name);
+	const struct hpm_metric *m = hpm__metricset_find(own(ms), name);
+
+	return m ? m : hpm__metricset_find(all(ms), name);
 }
 
 bool hpm_metricset__is_group(const struct hpm_metricset *ms, const char *name)
 {
+	for (size_t i = 0; i < own(ms)->nr; i++)
+		if (hpm_metric__in_group(ms->m[i], name))
+			return true;
 	for (size_t i = 0; i < all(ms)->nr; i++)
 		if (hpm_metric__in_group(ms->m[i], name))
 			return true;
 	return false;
 }
 
-/* What a caller adds comes after the built-in metrics, which it may
- * replace by name: they are read first. */
+/* What a caller adds comes after the built-in metrics, the vendor's
+ * included, which it may replace by name: they are read first. */
 int hpm_metricset__add_text(struct hpm_metricset *ms, const char *text,
 			    const char *origin, struct hpm_parse_error *err)
 {
 	if (ms)
-		hpm__metricset_load(ms, true);
+		hpm__metricset_load_vendor(ms);
 	return hpm__metricset_add_text(ms, text, origin, err);
 }
 
@@ -372,7 +394,7 @@ int hpm_metricset__add_file(struct hpm_metricset *ms, const char *path,
 			    struct hpm_parse_error *err)
 {
 	if (ms)
-		hpm__metricset_load(ms, true);
+		hpm__metricset_load_vendor(ms);
 	return hpm__metricset_add_file(ms, path, err);
 }
 
@@ -380,6 +402,6 @@ int hpm_metricset__add_inline(struct hpm_metricset *ms, const char *def,
 			      struct hpm_parse_error *err)
 {
 	if (ms)
-		hpm__metricset_load(ms, true);
+		hpm__metricset_load_vendor(ms);
 	return hpm__metricset_add_inline(ms, def, err);
 }

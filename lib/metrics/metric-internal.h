@@ -55,6 +55,12 @@ struct hpm_metricset {
 	 * looks at the set, the software file alone while a selection only
 	 * waits for a list of software events to bind (msel.c). */
 	enum { HPM_MS_NONE, HPM_MS_SOFTWARE, HPM_MS_ALL } loaded;
+	/* The vendor's metrics of the model (data/vendor/), read after
+	 * hpmon's own and only when a name is not among them or the whole
+	 * set is listed: finding the model reads /proc/cpuinfo, and a
+	 * model's table is hundreds of formulas, which `stat -e cycles`,
+	 * showing hpmon's own metrics beside its events, never needs. */
+	bool vendor_read;
 	bool fam_known;
 	bool no_builtin;
 	int load_err;
@@ -70,6 +76,9 @@ struct hpm_metricset {
  * met (kept: the set then holds what was read before it).
  */
 int hpm__metricset_load(const struct hpm_metricset *ms, bool all);
+/* Everything hpm__metricset_load(ms, true) reads, then the vendor's
+ * metrics of this model, once. Returns the first error met. */
+int hpm__metricset_load_vendor(const struct hpm_metricset *ms);
 /* hpm_metricset__find among the metrics read so far. */
 const struct hpm_metric *hpm__metricset_find(const struct hpm_metricset *ms, const char *name);
 /* hpm_metricset__add_text, __add_file and __add_inline without reading

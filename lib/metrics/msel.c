@@ -212,25 +212,32 @@ int hpm_msel__add(struct hpm_msel *sel, const char *names, struct hpm_parse_erro
 		 * metric; as written, else whatever the case, as perf matches
 		 * (-M topdownl1) */
 		bool found = false;
+		/* as written in hpmon's own metrics, then (read only now) in
+		 * the vendor's too; then whatever the case */
 		for (int ci = 0; ci < 2 && !found && !rc; ci++) {
-			for (size_t i = 0; i < sel->ms->nr && !rc; i++)
-				if (in_group(sel->ms->m[i], item, ci)) {
-					found = true;
-					rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
-				}
-			/* a hybrid model names a metric once per core type */
-			for (size_t i = 0; !found && i < sel->ms->nr && !rc; i++)
-				if (ci ? !strcasecmp(sel->ms->m[i]->name, item)
-				       : !strcmp(sel->ms->m[i]->name, item)) {
-					rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
-					for (size_t j = i + 1; j < sel->ms->nr && !rc; j++)
-						if (!strcmp(sel->ms->m[j]->name, sel->ms->m[i]->name))
-							rc = select_one(sel, sel->ms->m[j],
-									mods ? mods : "", false);
-					found = true;
-				}
+			for (int pass = 0; pass < 2 && !found && !rc; pass++) {
+				if (pass && (sel->ms->vendor_read ||
+					     (rc = hpm__metricset_load_vendor(sel->ms))))
+					break;
+				for (size_t i = 0; i < sel->ms->nr && !rc; i++)
+					if (in_group(sel->ms->m[i], item, ci)) {
+						found = true;
+						rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
+					}
+				/* a hybrid model names a metric once per core type */
+				for (size_t i = 0; !found && i < sel->ms->nr && !rc; i++)
+					if (ci ? !strcasecmp(sel->ms->m[i]->name, item)
+					       : !strcmp(sel->ms->m[i]->name, item)) {
+						rc = select_one(sel, sel->ms->m[i], mods ? mods : "", false);
+						for (size_t j = i + 1; j < sel->ms->nr && !rc; j++)
+							if (!strcmp(sel->ms->m[j]->name, sel->ms->m[i]->name))
+								rc = select_one(sel, sel->ms->m[j],
+										mods ? mods : "", false);
+						found = true;
+					}
+			}
 		}
-		if (!found) {
+		if (!found && !rc) {
 			err->err = rc = -HPM_ERR_UNKNOWN_EVENT;
 			err->pos = pos;
 			snprintf(err->token, sizeof(err->token), "%s", item);
