@@ -93,14 +93,6 @@ struct hpm_evlist {
  */
 int hpm__evlist_parse_flags(struct hpm_ctx *ctx, const char *spec, unsigned flags,
 			    struct hpm_evlist **out, struct hpm_parse_error *err);
-/*
- * The library's own flag beside HPM_EVLIST_*: an unknown name gets no
- * "did you mean" (err->suggest stays empty). A metric's events use it: a
- * vendor or family formula names events other models have (the Ice Lake
- * topdown-* aliases on a Skylake), each is n/a with its reason, and the
- * suggestions would walk the PMUs' aliases in sysfs again for every one.
- */
-#define HPM__EVLIST_NO_SUGGEST 0x80000000u
 
 /*
  * Aim the generic hardware or cache event @a at the main core PMU when the

@@ -87,8 +87,6 @@ void hpm_resolver__suggest(struct hpm_resolver *p, const char *word, bool pmus)
 	struct hpm_suggest s;
 	char core[HPM_PMU_NAME_MAX];
 
-	if (p->flags & HPM__EVLIST_NO_SUGGEST)
-		return;
 	suggest_init(&s, word);
 	if (pmus) {
 		hpm_pmu__foreach(p->list->ctx, suggest_pmu_cb, &s);
@@ -107,8 +105,6 @@ static void suggest_alias(struct hpm_resolver *p, const struct hpm_pmu *pmu, con
 	struct hpm_suggest s;
 	char w[64];
 
-	if (p->flags & HPM__EVLIST_NO_SUGGEST)
-		return;
 	snprintf(w, sizeof(w), "%.*s", (int)len, word);
 	suggest_init(&s, w);
 	hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &s);
@@ -517,8 +513,7 @@ unknown: {
 				    "config2, name, period, freq, call-graph, stack-size, time)",
 				    pmu->name, key);
 		}
-		if (!(p->flags & HPM__EVLIST_NO_SUGGEST))
-			hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
+		hpm_pmu__foreach_alias(p->list->ctx, pmu->name, suggest_alias_cb, &sg);
 		for (unsigned i = 0; i < pmu->nr_formats; i++)
 			hpm_suggest__offer(&sg, pmu->formats[i].name);
 		size_t off = 0;

@@ -114,7 +114,7 @@ int hpm_evlist__add_flags(struct hpm_evlist *list, const char *spec, unsigned fl
 
 	p.err = err ? err : &p.local;
 	memset(p.err, 0, sizeof(*p.err));
-	if (flags & ~(HPM_EVLIST_MAIN_CORE | HPM__EVLIST_NO_SUGGEST))
+	if (flags & ~HPM_EVLIST_MAIN_CORE)
 		return p.err->err = -EINVAL;
 	if (!spec) {
 		return hpm_resolver__fail(&p, -HPM_ERR_SYNTAX, 0, NULL, 0, "no event specification");

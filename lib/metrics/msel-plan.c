@@ -88,10 +88,8 @@ static int spec_get(struct hpm_msel *sel, const char *name, const char *mods, bo
 	}
 	struct hpm_evlist *l = NULL;
 	struct hpm_parse_error pe;
-	/* a metric counts on one core PMU: on a hybrid CPU, cpu_core; an
-	 * event this machine lacks is n/a with its reason, no suggestion */
-	int rc = hpm__evlist_parse_flags(ctx, text, HPM_EVLIST_MAIN_CORE | HPM__EVLIST_NO_SUGGEST,
-					 &l, &pe);
+	/* a metric counts on one core PMU: on a hybrid CPU, cpu_core */
+	int rc = hpm__evlist_parse_flags(ctx, text, HPM_EVLIST_MAIN_CORE, &l, &pe);
 	if (rc == -ENOMEM)
 		return rc;
 	if (!rc && (l->nr == 0 || l->nr > MAX_SUBEV)) {
@@ -101,6 +99,7 @@ static int spec_get(struct hpm_msel *sel, const char *name, const char *mods, bo
 	}
 	if (rc) {
 		sp->err = rc;
+		/* with the parser's suggestions, as -e gives them */
 		snprintf(sp->why, sizeof(sp->why), "event '%s' does not resolve here: %s%s%s%s",
 			 text, pe.msg, pe.suggest[0] ? " (did you mean: " : "", pe.suggest,
 			 pe.suggest[0] ? "?)" : "");
