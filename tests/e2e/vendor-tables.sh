@@ -5,14 +5,17 @@
 # (docs/vendor-tables.md).
 source "$(dirname "$0")/lib.sh"
 
+# an unpacked tree, or Debian's tarball itself (scripts/deps installs
+# linux-source-6.1: the converter reads the tables out of it)
 src=
-for d in "${LINUX_SOURCE_61:-}" /tmp/ls61/linux-source-6.1 /usr/src/linux-source-6.1; do
-	if [ -n "$d" ] && [ -f "$d/tools/perf/pmu-events/arch/x86/mapfile.csv" ]; then
+for d in "${LINUX_SOURCE_61:-}" /usr/src/linux-source-6.1 /usr/src/linux-source-6.1.tar.xz; do
+	if [ -n "$d" ] && { [ -f "$d/tools/perf/pmu-events/arch/x86/mapfile.csv" ] ||
+		{ [ -f "$d" ] && [[ $d == *.tar.xz ]]; }; }; then
 		src=$d
 		break
 	fi
 done
-[ -n "$src" ] || skip "no unpacked Linux 6.1 source: apt-get install linux-source-6.1, then tar -xJf /usr/src/linux-source-6.1.tar.xz -C /tmp/ls61 linux-source-6.1/tools/perf/pmu-events (or set LINUX_SOURCE_61)"
+[ -n "$src" ] || skip "no Linux 6.1 source: apt-get install linux-source-6.1 (scripts/deps host does), or set LINUX_SOURCE_61 to an unpacked tree"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
 tmp=$(mktemp -d)
