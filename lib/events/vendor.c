@@ -19,6 +19,7 @@
 
 #include <hpmon/event.h>
 #include "core/ctx-internal.h"
+#include "core/file-internal.h"
 #include "events/vendor-internal.h"
 
 #define CPUID_MAX 128
@@ -147,7 +148,7 @@ static bool parse_uint(const char *s, int base, unsigned long *out)
  * or -errno. */
 static ssize_t read_head(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = hpm__fopen_input(path, 0); /* a regular file, never a FIFO */
 	size_t n;
 
 	if (!f)

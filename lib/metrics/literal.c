@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/file-internal.h"
 #include "core/cpus-internal.h"
 #include "metrics/literal-internal.h"
 
@@ -74,9 +75,11 @@ static double tsc_hz(const struct hpm_ctx *ctx)
 	double hz = 0;
 	FILE *f;
 
-	if (hpm__path(path, sizeof(path), ctx->procfs, "cpuinfo") || !(f = fopen(path, "re")))
+	/* a regular file only, and only its first processor's lines */
+	if (hpm__path(path, sizeof(path), ctx->procfs, "cpuinfo") ||
+	    !(f = hpm__fopen_input(path, 0)))
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f) && line[0] != '\n') {
 		const char *at;
 		if (strncmp(line, "model name", 10) || !(at = strstr(line, "@ ")))
 			continue;
